@@ -64,29 +64,28 @@ export interface CalibratedFit {
   informedEdgeTicks: number;
 }
 
-// fitted by scripts/flow-calibrate.ts on seeds 9001-9003 (0.5 h × 4 markets, markets replaced as
-// they resolve), the fair value a martingale, to the prints, the passive markouts (size-weighted and a
-// 25-share quote's), the mid jumps and the sweeps: `--hours 0.5 --steps 1.6,1.25` from the sweeps'
-// refit with the noise takers' own sizes, larger informed orders, smaller jumps and the other maker's
-// settings added (the quote refit); docs/edge.md, "The fit"
+// fitted by scripts/flow-calibrate.ts on seeds 9101-9132 (32 seeds, 0.5 h × 4 markets each, open loop,
+// markets replaced as they resolve), the fair value a martingale, to the prints, the passive markouts
+// (size-weighted and a 25-share quote's), the mid jumps and the sweeps: `--steps 1.4,1.2` (two rounds)
+// from the quote refit, then checked once on seeds 9201-9240 against it; docs/edge.md, "The fit"
 export const CALIBRATED_FIT: Readonly<CalibratedFit> = Object.freeze({
-  informedRatePerSec: 0.342,
-  noiseRatePerSec: 0.1,
-  makerLagSeconds: 2.51,
+  informedRatePerSec: 0.479,
+  noiseRatePerSec: 0.0714,
+  makerLagSeconds: 4.21,
   makerLagShare: 0.232,
-  makerSizeShares: 5000,
+  makerSizeShares: 4167,
   makerHalfSpreadTicks: 0.8,
   jumpRatePerSec: 0.00625,
-  jumpStd: 0.5,
-  sizeLogSd: 1.6,
-  sizeMedian: 240,
+  jumpStd: 0.6,
+  sizeLogSd: 1.92,
+  sizeMedian: 143,
   noiseSizeLogSd: 2.08,
   noiseSizeMedian: 12,
   newsTrades: 1,
-  newsSizeShares: 148,
+  newsSizeShares: 248,
   informedEdgeTicks: 0,
-  otherMakerHalfSpreadTicks: 8,
-  otherMakerSizeShares: 20,
+  otherMakerHalfSpreadTicks: 9.6,
+  otherMakerSizeShares: 12,
 });
 
 /** The agent settings of a `calibrated` fit. */

