@@ -80,8 +80,8 @@ export interface QuotingKernelOptions {
   /**
    * A still market (its last tick quoted with nothing denied, its orders rest as wanted, no time
    * guard trips now and no order is due a refresh) is ticked by housekeeping only when its last tick
-   * is this old, ms (default: none; every round ticks it, as the backtests need for their tick counts).
-   * The live runtime sets it (src/runtime/phases/core.ts).
+   * is this old (counted from its last tick that ran), ms (default: none; every round ticks it). The
+   * live runtime and the backtest set it to STILL_TICK_MS (src/runtime/phases/core.ts, src/backtest/run-backtest.ts).
    */
   readonly stillTickMs?: number;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */

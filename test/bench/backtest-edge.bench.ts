@@ -20,7 +20,7 @@
  * of the per-pair CPU ratios (this / base: below 1 is faster). `--bot` picks what the bot does:
  * the full config, every market ticked by a strategy that quotes nothing (the plumbing), or no
  * market quoted (the replay alone), as `npm run bench -- backtest` breaks a run down.
- * Two checks of what the pair median reads (docs/performance.md, "Session 22"): BACKTEST_EDGE_LOCKSTEP_WARM=N
+ * Two checks of what the pair median reads (docs/performance.md, "What the pair median reads"): BACKTEST_EDGE_LOCKSTEP_WARM=N
  * warms each process up N times instead of three (is a tree still compiling in the first pairs?), and
  * BACKTEST_EDGE_LOCKSTEP_NODE='flags' starts both processes with these node flags (e.g.
  * `--initial-old-space-size=512`: are full collections inside the runs what the median reads?). The
