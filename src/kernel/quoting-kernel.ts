@@ -84,6 +84,12 @@ export interface QuotingKernelOptions {
    * live runtime and the backtest set it to STILL_TICK_MS (src/runtime/phases/core.ts, src/backtest/run-backtest.ts).
    */
   readonly stillTickMs?: number;
+  /**
+   * A still market's skipped housekeeping tick counts for the requote throttle as a tick that ran: an
+   * event within requoteIntervalMs of it waits for a trailing tick, as when every round ticked (the
+   * backtest: the same fills as without the memo). Default false (live): such an event ticks at once.
+   */
+  readonly stillSkipCountsAsTick?: boolean;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */
   readonly noInventory?: NoInventoryMode;
   /** an order manager to use; when omitted one is built over `venue` with these settings */
@@ -181,7 +187,7 @@ function pullReason(t: StrategyTick): RiskReason | undefined {
 interface MarketSlot {
   readonly cfg: KernelMarket;
   risk: RiskState;
-  /** the last tick, run or skipped as still (the throttle and the housekeeping round count from it) */
+  /** the last tick (and a still market's skipped one with stillSkipCountsAsTick): the throttle and the housekeeping round count from it */
   lastTickAt: number;
   /** the last tick that ran (a still market's stillTickMs counts from it) */
   lastRunAt: number;
@@ -823,6 +829,7 @@ export class QuotingKernel {
     const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
     if (every <= 0) return;
     const still = this.opts.stillTickMs;
+    const skipCounts = this.opts.stillSkipCountsAsTick === true;
     let round: MarketSlot[] = [];
     let at = 0;
     const slice = (): void => {
@@ -836,9 +843,8 @@ export class QuotingKernel {
         if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
         else if (still === undefined || now - slot.lastRunAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
-        // skipped as still: the tick would have left the market as it is, so the throttle counts it as a
-        // tick (an event right after it waits out the requote interval, as after a tick that ran)
-        else slot.lastTickAt = now;
+        // skipped as still (see stillSkipCountsAsTick): the throttle may count it as a tick that ran
+        else if (skipCounts) slot.lastTickAt = now;
       }
       if (this.stopped) return;
       if (at < round.length) this.cancelHousekeeping = this.clock.setTimeout(slice, 0);
