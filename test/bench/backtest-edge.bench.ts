@@ -67,7 +67,8 @@ import { polymarketRecording } from './fixtures.ts';
 import { report, versus } from './lib.ts';
 
 const baseTree = resolve(process.env.BOOKMAKER_BASE_TREE ?? '../h15-base');
-if (!existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
+// --counts runs this tree only
+if (!process.argv.includes('--counts') && !existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
