@@ -26,7 +26,7 @@ import { DEFAULT_RANK_LOOKBACK_MS, rankRecording, rankTime, type RecordingRankin
 import type { BotConfig, MarketConfig } from '../config/types.ts';
 import { NonceSource } from '../orders/nonces.ts';
 import { schedulePeriodicReconcile } from '../orders/periodic-reconcile.ts';
-import type { KernelMarket } from '../kernel/quoting-kernel.ts';
+import { STILL_TICK_MS, type KernelMarket } from '../kernel/quoting-kernel.ts';
 import { createTradingCore } from '../kernel/trading-core.ts';
 import type { StateStore } from '../state/store.ts';
 import { regimeOf } from '../state/regime.ts';
@@ -396,6 +396,10 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     // as live: a cancelled order is parked until a poll sees it closed
     ...(fillPoll > 0 ? { settleMs: Math.max(30_000, 10 * fillPoll) } : {}),
     kernel: {
+      // as live: a still market's housekeeping tick is skipped (src/kernel/quoting-kernel.ts isStill); unlike
+      // live, the skipped tick holds back the next event's tick as a tick that ran (the fills of every round ticked)
+      stillTickMs: STILL_TICK_MS,
+      stillSkipCountsAsTick: true,
       // the market a throttle timer is ticking (see the timer branch of the replay loop)
       onTickStart: (m, cause) => {
         if (cause === 'throttled') timerTick.market = m;

@@ -80,10 +80,16 @@ export interface QuotingKernelOptions {
   /**
    * A still market (its last tick quoted with nothing denied, its orders rest as wanted, no time
    * guard trips now and no order is due a refresh) is ticked by housekeeping only when its last tick
-   * is this old, ms (default: none; every round ticks it, as the backtests need for their tick counts).
-   * The live runtime sets it (src/runtime/phases/core.ts).
+   * is this old (counted from its last tick that ran), ms (default: none; every round ticks it). The
+   * live runtime and the backtest set it to STILL_TICK_MS (src/runtime/phases/core.ts, src/backtest/run-backtest.ts).
    */
   readonly stillTickMs?: number;
+  /**
+   * A still market's skipped housekeeping tick counts for the requote throttle as a tick that ran: an
+   * event within requoteIntervalMs of it waits for a trailing tick, as when every round ticked (the
+   * backtest: the same fills as without the memo). Default false (live): such an event ticks at once.
+   */
+  readonly stillSkipCountsAsTick?: boolean;
   /** what to send when not holding the outcome being sold (default 'buy-complement') */
   readonly noInventory?: NoInventoryMode;
   /** an order manager to use; when omitted one is built over `venue` with these settings */
@@ -181,7 +187,10 @@ function pullReason(t: StrategyTick): RiskReason | undefined {
 interface MarketSlot {
   readonly cfg: KernelMarket;
   risk: RiskState;
+  /** the last tick (and a still market's skipped one with stillSkipCountsAsTick): the throttle and the housekeeping round count from it */
   lastTickAt: number;
+  /** the last tick that ran (a still market's stillTickMs counts from it) */
+  lastRunAt: number;
   cancelTimer: (() => void) | null;
   /** the throttle's trailing tick, the timer's callback made once per slot (not a closure per timer) */
   readonly trailing: () => void;
@@ -208,6 +217,15 @@ export interface MarketsUpdate {
 const DEFAULT_TOLERANCES: Tolerances = { price: 0, sizeFraction: 0.1 };
 /** markets ticked per turn of a housekeeping round (see scheduleHousekeeping) */
 const HOUSEKEEPING_SLICE = 250;
+
+/**
+ * How often housekeeping ticks a still market (quoting, its orders resting as wanted, no guard due),
+ * the live bot's and the backtest's `stillTickMs`: every 5 s instead of every round. At 2,000 quiet
+ * markets those ticks were a third of the bot's busy time. The stale-book and stream-silence guards
+ * and the dead-man refresh still act in the first round they are due (docs/performance.md, "Per
+ * housekeeping round").
+ */
+export const STILL_TICK_MS = 5_000;
 
 /** The slot's to-orders options at this tick size: the last ones while the tick stays. */
 function toOrdersOf(slot: MarketSlot, tick: number, noInventory: NoInventoryMode | undefined): ToOrdersOptions {
@@ -350,6 +368,7 @@ export class QuotingKernel {
       cfg: m,
       risk: INITIAL_RISK_STATE,
       lastTickAt: Number.NEGATIVE_INFINITY,
+      lastRunAt: Number.NEGATIVE_INFINITY,
       cancelTimer: null,
       trailing: () => {
         slot.cancelTimer = null;
@@ -810,6 +829,7 @@ export class QuotingKernel {
     const every = this.opts.housekeepingMs ?? Math.max(1000, this.opts.requoteIntervalMs);
     if (every <= 0) return;
     const still = this.opts.stillTickMs;
+    const skipCounts = this.opts.stillSkipCountsAsTick === true;
     let round: MarketSlot[] = [];
     let at = 0;
     const slice = (): void => {
@@ -822,7 +842,9 @@ export class QuotingKernel {
         // removed since the round began, resting, a trailing tick due, or ticked lately: not due
         if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
         if (this.restsWithoutEvents(slot)) slot.resting = true;
-        else if (still === undefined || now - slot.lastTickAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
+        else if (still === undefined || now - slot.lastRunAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
+        // skipped as still (see stillSkipCountsAsTick): the throttle may count it as a tick that ran
+        else if (skipCounts) slot.lastTickAt = now;
       }
       if (this.stopped) return;
       if (at < round.length) this.cancelHousekeeping = this.clock.setTimeout(slice, 0);
@@ -897,6 +919,7 @@ export class QuotingKernel {
     if (this.stopped) return;
     const now = this.clock.now();
     slot.lastTickAt = now;
+    slot.lastRunAt = now;
     const marketId = slot.cfg.marketId;
     // paused and retiring markets too: their holdings stay in the account at a current mark
     this.markBooks(marketId, now);

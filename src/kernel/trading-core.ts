@@ -146,6 +146,7 @@ export function createTradingCore(o: TradingCoreOptions): TradingCore {
     requoteIntervalMs: cfg.orders.requoteIntervalMs,
     housekeepingMs: h.housekeepingMs,
     stillTickMs: h.stillTickMs,
+    stillSkipCountsAsTick: h.stillSkipCountsAsTick,
     noInventory: cfg.orders.noInventory,
     orderManager,
     tolerances: undefined,

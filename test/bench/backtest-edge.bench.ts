@@ -20,6 +20,11 @@
  * of the per-pair CPU ratios (this / base: below 1 is faster). `--bot` picks what the bot does:
  * the full config, every market ticked by a strategy that quotes nothing (the plumbing), or no
  * market quoted (the replay alone), as `npm run bench -- backtest` breaks a run down.
+ * Two checks of what the pair median reads (docs/performance.md, "What the pair median reads"): BACKTEST_EDGE_LOCKSTEP_WARM=N
+ * warms each process up N times instead of three (is a tree still compiling in the first pairs?), and
+ * BACKTEST_EDGE_LOCKSTEP_NODE='flags' starts both processes with these node flags (e.g.
+ * `--initial-old-space-size=512`: are full collections inside the runs what the median reads?). The
+ * medians of the first and the second half of the pairs are printed too.
  *
  * `npm run bench -- backtest-edge --alloc [--bot ...]`: what one run allocates, a figure the machine's load
  * does not move. One process per tree; V8's sampling heap profiler (one sample per ~1 KB allocated,
@@ -62,7 +67,8 @@ import { polymarketRecording } from './fixtures.ts';
 import { report, versus } from './lib.ts';
 
 const baseTree = resolve(process.env.BOOKMAKER_BASE_TREE ?? '../h15-base');
-if (!existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
+// --counts runs this tree only
+if (!process.argv.includes('--counts') && !existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
@@ -478,9 +484,11 @@ if (process.argv.includes('--cli')) {
 
 const LOCKSTEP_CHILD = process.env.BACKTEST_EDGE_LOCKSTEP;
 if (LOCKSTEP_CHILD !== undefined) {
-  // child of --lockstep: one tree, three warm-ups, then one run per line read, one JSON line each
+  // child of --lockstep: one tree, three warm-ups (or BACKTEST_EDGE_LOCKSTEP_WARM), then one run per line read, one JSON line each
   const t = await tree(LOCKSTEP_CHILD, LOCKSTEP_CHILD);
-  for (let i = 0; i < 3; i++) await t.run();
+  const warm = Number(process.env.BACKTEST_EDGE_LOCKSTEP_WARM ?? 3);
+  if (!(Number.isInteger(warm) && warm >= 0)) throw new Error(`backtest-edge: BACKTEST_EDGE_LOCKSTEP_WARM is a whole number (got ${warm})`);
+  for (let i = 0; i < warm; i++) await t.run();
   process.stdout.write('ready\n');
   const { createInterface } = await import('node:readline');
   for await (const _ of createInterface({ input: process.stdin })) process.stdout.write(JSON.stringify(await t.run()) + '\n');
@@ -493,7 +501,9 @@ if (process.argv.includes('--lockstep')) {
   const here = new URL(import.meta.url).pathname;
   type Run = Awaited<ReturnType<Tree['run']>>;
   const start = (root: string) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', here], {
+    // node flags for both children (the goal's runs give none)
+    const flags = (process.env.BACKTEST_EDGE_LOCKSTEP_NODE ?? '').split(' ').filter((f) => f !== '');
+    const p = spawn(process.execPath, [...flags, '--import', 'tsx', here], {
       cwd: process.cwd(),
       env: { ...process.env, BACKTEST_EDGE_LOCKSTEP: root, BACKTEST_EDGE_BOT: botChoice },
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -552,6 +562,10 @@ if (process.argv.includes('--lockstep')) {
           .sort((x, y) => x - y)
           .map((r) => r.toFixed(3))
           .join(' '),
+      ],
+      [
+        'median of the pair ratios, first / second half of the pairs',
+        pairs < 2 ? '—' : `${median(ratios.slice(0, pairs >> 1)).toFixed(4)} / ${median(ratios.slice(pairs >> 1)).toFixed(4)}`,
       ],
       ['fills / PnL (this, base)', `${a[0]!.fills} / ${a[0]!.pnl} · ${b[0]!.fills} / ${b[0]!.pnl}`],
     ],

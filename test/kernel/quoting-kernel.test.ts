@@ -497,27 +497,30 @@ test('held because the ledger cannot be written: quotes pulled, nothing placed, 
 
 /**
  * A kernel over M1 with housekeeping every second and, with `stillTickMs`, still markets ticked only
- * that often; `causes` notes each tick's cause, `at` the clock offset of each housekeeping tick (s).
+ * that often; `at` notes the clock offset of each housekeeping tick (s), `ticks` each tick as 'cause@s'.
  */
-function stillKernel(stillTickMs: number | undefined, deadManSeconds?: number) {
+function stillKernel(stillTickMs: number | undefined, deadManSeconds?: number, requoteIntervalMs = 0, stillSkipCountsAsTick = false) {
   const clock = new ManualClock(1_800_000_000_000);
   const t0 = clock.now();
   const venue = new FakeVenue();
   const at: number[] = [];
+  const ticks: string[] = [];
   const k = new QuotingKernel({
     clock,
     venue,
     store: new StateStore(),
     markets: [market(M1)],
-    requoteIntervalMs: 0,
+    requoteIntervalMs,
     housekeepingMs: 1000,
     ...(stillTickMs === undefined ? {} : { stillTickMs }),
     ...(deadManSeconds === undefined ? {} : { deadManSeconds }),
+    stillSkipCountsAsTick,
     onTickStart: (_id, cause) => {
       if (cause === 'housekeeping') at.push((clock.now() - t0) / 1000);
+      ticks.push(`${cause}@${(clock.now() - t0) / 1000}`);
     },
   });
-  return { clock, venue, k, at };
+  return { clock, venue, k, at, ticks };
 }
 
 /** Keep-alives every second (the stream vouches for the book) for `seconds`, letting promises run. */
@@ -537,6 +540,14 @@ test('a still market (quoting, orders resting, no guard due) is ticked by housek
   assert.equal(s.k.lastTick(M1)?.action, 'quote');
   await liveFor(s, 12);
   assert.deepEqual(s.at, [5, 10], 'one housekeeping tick per 5 s');
+  // the backtest's setting too: the 5 s count from the last tick that ran, not from a skipped one
+  const counted = stillKernel(5_000, undefined, 0, true);
+  counted.k.onEvent(status(M1, 'live', counted.clock.now()));
+  counted.k.onEvent(book(M1, 480_000, 520_000, counted.clock.now()));
+  await counted.k.flush();
+  await liveFor(counted, 12);
+  assert.deepEqual(counted.at, [5, 10], 'one housekeeping tick per 5 s with stillSkipCountsAsTick');
+  counted.k.stop();
   // without the option every round ticks it (the backtests' tick counts)
   const every = stillKernel(undefined);
   every.k.onEvent(status(M1, 'live', every.clock.now()));
@@ -546,6 +557,31 @@ test('a still market (quoting, orders resting, no guard due) is ticked by housek
   assert.deepEqual(every.at, [1, 2, 3, 4]);
   s.k.stop();
   every.k.stop();
+});
+
+test("with stillSkipCountsAsTick a still market's skipped round holds back the next event's tick as a tick that ran; without it the event ticks at once", async () => {
+  const ticksAfterEvent = async (stillTickMs: number | undefined, skipCounts: boolean): Promise<string[]> => {
+    const s = stillKernel(stillTickMs, undefined, 500, skipCounts);
+    s.k.onEvent(status(M1, 'live', s.clock.now()));
+    s.k.onEvent(book(M1, 480_000, 520_000, s.clock.now()));
+    await s.k.flush();
+    // rounds at 1 s and 2 s: the market is still (with stillTickMs, both are skipped)
+    await liveFor(s, 2);
+    // a new book 0.2 s after the round at 2 s: within the requote interval of that round's tick
+    s.clock.advance(200);
+    s.k.onEvent(book(M1, 470_000, 530_000, s.clock.now()));
+    await s.k.flush();
+    s.clock.advance(400);
+    await s.k.flush();
+    s.k.stop();
+    return s.ticks.filter((t) => !t.startsWith('housekeeping'));
+  };
+  // the backtest's setting: the same ticks at the same times as a kernel that ticks every round
+  const counted = await ticksAfterEvent(5_000, true);
+  assert.deepEqual(counted, await ticksAfterEvent(undefined, false));
+  assert.deepEqual(counted, ['event@0', 'throttled@0.5', 'throttled@2.5'], 'the new book waits for the interval after the round at 2 s');
+  // live's: nothing ran at 2 s, so the new book ticks at once
+  assert.deepEqual(await ticksAfterEvent(5_000, false), ['event@0', 'throttled@0.5', 'event@2.2']);
 });
 
 test('a still market whose stream falls silent is pulled in the same round as without stillTickMs', async () => {

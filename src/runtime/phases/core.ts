@@ -10,6 +10,7 @@ import { tradingDay } from '../../account/trading-day.ts';
 import type { BotConfig } from '../../config/types.ts';
 import { HealthModel } from '../../health/health-model.ts';
 import { RefusalLog } from '../../health/refusal-log.ts';
+import { STILL_TICK_MS } from '../../kernel/quoting-kernel.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
@@ -41,14 +42,6 @@ import type { SelectPhase } from './select.ts';
 import { Shutdown } from './shutdown.ts';
 import type { StartContext } from './start-context.ts';
 import type { VenuePhase } from './venue.ts';
-
-/**
- * A still market (quoting, its orders resting as wanted, no guard due) is ticked by housekeeping
- * every 5 s instead of every second: at 2,000 quiet markets those ticks were a third of the bot's
- * busy time. The stale-book and stream-silence guards and the dead-man refresh still act in the
- * first round they are due (docs/performance.md, "Per housekeeping round").
- */
-const STILL_TICK_MS = 5_000;
 
 export interface CorePhase {
   readonly core: TradingCore;
