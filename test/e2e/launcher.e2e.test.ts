@@ -1,0 +1,89 @@
+/**
+ * The launcher (bin/bookmaker.js re-executing Node with a heap limit, BOOKMAKER_HEAP_LIMITS, as the Docker
+ * image does) and the bot it starts, as a supervisor sees them. Killed with SIGKILL (kill -9, the OOM killer, a
+ * runtime's timeout), the launcher cannot forward anything: the bot notices its IPC channel close and stops as on
+ * SIGTERM (every order cancelled, a log line saying why) instead of quoting on unsupervised. On the code before,
+ * the bot quoted on after its launcher died. A SIGTERM to the launcher reaches the bot, and the launcher exits
+ * with the bot's code.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { BOT_KEY, cli, openOrders, exchangeForFile, waitFor, withTimeout, yaml, type Harness } from './harness.ts';
+
+let h: Harness;
+let file: string;
+
+exchangeForFile({}, (x, dir) => {
+  h = x;
+  file = join(dir, 'bot.yaml');
+  writeFileSync(file, yaml(h));
+});
+
+const botArgs = () => ['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'];
+/** the launcher re-executes Node for `run` (an inherited BOOKMAKER_HEAP_APPLIED would stop it) */
+const launcherEnv = (): NodeJS.ProcessEnv => ({ BOOKMAKER_PRIVATE_KEY: h.bot.privateKey, BOOKMAKER_HEAP_LIMITS: 'run=256', BOOKMAKER_HEAP_APPLIED: '' });
+
+/** A process that exists and is not a zombie (an orphan that exited waits for its reaper as one). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The pids of `parent`'s children. */
+function childrenOf(parent: number): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(parent)], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => Number(l.trim()))
+      .filter((n) => n > 0);
+  } catch {
+    return []; // ps exits 1 when there is none
+  }
+}
+
+test('the bot stops as on SIGTERM when its launcher is killed with SIGKILL: every order cancelled, the log says why', async () => {
+  const c = cli(botArgs(), launcherEnv());
+  let bot = 0;
+  try {
+    await waitFor('the bot quotes at the venue', async () => (await openOrders(h.bot)).length >= 4, 120_000);
+    const kids = childrenOf(c.proc.pid!);
+    assert.equal(kids.length, 1, `the launcher re-executed one child (BOOKMAKER_HEAP_LIMITS): ${JSON.stringify(kids)}\n${c.out()}`);
+    bot = kids[0]!;
+    c.proc.kill('SIGKILL');
+    await withTimeout(c.exit, 20_000, 'the launcher did not die of SIGKILL');
+    // bounds for a hang only (a loaded machine): the stop itself takes a second or two
+    await waitFor('the orphaned bot exits', () => !alive(bot), 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}; open orders are still quoted by pid ${bot}\n${c.out().slice(-3000)}`);
+    });
+    assert.match(c.out(), /the launcher process \(bin\/bookmaker\.js, pid \d+\) is gone \(killed[^\n]*stopping as on SIGTERM/);
+    assert.match(c.out(), /stopped \(launcher-gone\), exit 0/);
+    assert.equal((await openOrders(h.bot)).length, 0, 'no order of the bot left open');
+  } finally {
+    c.proc.kill('SIGKILL');
+    if (bot > 0 && alive(bot)) process.kill(bot, 'SIGKILL');
+  }
+});
+
+test('a SIGTERM to the launcher reaches the bot, which cancels every order; the launcher exits with its code', async () => {
+  const c = cli(botArgs(), launcherEnv());
+  let bot = 0;
+  try {
+    await waitFor('the bot quotes at the venue', async () => (await openOrders(h.bot)).length >= 4, 120_000);
+    bot = childrenOf(c.proc.pid!)[0] ?? 0;
+    assert.ok(bot > 0, `the launcher re-executed a child\n${c.out()}`);
+    c.proc.kill('SIGTERM');
+    const code = await withTimeout(c.exit, 60_000, 'the launcher did not exit after SIGTERM');
+    assert.equal(code, 0, c.out());
+    assert.match(c.out(), /stopped \(SIGTERM\), exit 0/);
+    assert.equal((await openOrders(h.bot)).length, 0);
+  } finally {
+    c.proc.kill('SIGKILL');
+    if (bot > 0 && alive(bot)) process.kill(bot, 'SIGKILL');
+  }
+});
