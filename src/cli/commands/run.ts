@@ -141,6 +141,7 @@ async function run(args: ParsedArgs): Promise<number> {
   /** the logger once it exists (start-up messages before it go to stderr) */
   let say: (msg: string) => void = (msg) => void process.stderr.write(`bookmaker: ${msg}\n`);
   let loud: (fields: Record<string, unknown>, msg: string) => void = (_f, msg) => void process.stderr.write(`bookmaker: ${msg}\n`);
+  let warn = loud;
   let flushLog: (done: () => void) => void = (done) => done();
   /** the bot once it runs (a stop signal during its stop reads where the stop is); the orders' dead-man expiry */
   let current: Bot | null = null;
@@ -166,7 +167,8 @@ async function run(args: ParsedArgs): Promise<number> {
       deadManMs === null ? '' : deadManMs > 0 ? ` (orders.deadManExpirySeconds: ${deadManMs / 1000} s)` : ' (none is set: orders.deadManExpirySeconds is 0)';
     const fields = { signal: name, waitingOn: p?.step ?? null, stepSeconds: p ? secs(p.stepMs) : null, stoppingSeconds: p ? secs(p.stoppingMs) : null };
     if (signalsAgain === 1) {
-      say(
+      warn(
+        fields,
         `${name} again while stopping: still ${where}; the stop cancels every order before it ends. ` +
           `One more SIGTERM or SIGINT ends the process at once (exit ${EXIT_STOP_CUT_SHORT}) and leaves what is still open at the venue ` +
           `until its dead-man expiry${expiry} or the next start's reconcile`,
@@ -231,6 +233,7 @@ async function run(args: ParsedArgs): Promise<number> {
     const logger = createLogger({ level, pretty, colors: pretty && errTty, destination: term ? term.sink(process.stderr) : process.stderr });
     say = (msg) => logger.warn(msg);
     loud = (fields, msg) => logger.error(fields, msg);
+    warn = (fields, msg) => logger.warn(fields, msg);
     flushLog = (done) => logger.flush(() => done());
     deadManMs = config.orders.deadManExpiryMs;
     const stopFirst = early as Stop | null;

@@ -97,7 +97,7 @@ export class Shutdown {
       this.step('draining the orders already in flight');
       o.kernel.stop();
       await o.kernel.flush();
-      this.step('cancelling every order at the venue (its answers)');
+      this.step('cancelling every order at the venue (waiting for its answers)');
       const result = already && already.ok ? already : await o.orderManager.cancelAll();
       this.step('closing the ledger, the feeds and the venue connections');
       await o.life.teardown(o.log);
