@@ -194,7 +194,7 @@ async function wire(c: StartContext): Promise<Bot> {
   life.enter('reconcile');
   await reconcilePhase(c, selected, ledger, core, endpoints, rotation, control);
   life.enter('running');
-  runningPhase(c, ledger, core, rotation, control);
+  runningPhase(c, core, rotation, control);
   return liveBot(c, { selected, ledger, core, feeds, endpoints, rotation, control, report: botReport(c, ledger, core, rotation) });
 }
 

@@ -13,6 +13,7 @@ import { RefusalLog } from '../../health/refusal-log.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
+import { latchText } from '../../ledger/held-state.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
 import { registerHealthMetrics } from '../../metrics/health-metrics.ts';
@@ -202,6 +203,9 @@ export function corePhase(
     logger: c.o.logger,
   });
   const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
+  // a latch from an earlier run holds the bot from the moment it is read: /readyz, the metrics and the logs say
+  // kill-switch from the endpoints phase on, not `starting` until the start-up reconcile is done
+  if (bookLedger.latch) healthModel.halt('kill-switch', `${latchText(bookLedger.latch)} (latched in an earlier run)`);
   const shutdown = new Shutdown({ log, life, clock, kernel: k, orderManager: om, health: healthModel, refusals });
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
