@@ -206,7 +206,17 @@ export function corePhase(
   // a latch from an earlier run holds the bot from the moment it is read: /readyz, the metrics and the logs say
   // kill-switch from the endpoints phase on, not `starting` until the start-up reconcile is done
   if (bookLedger.latch) healthModel.halt('kill-switch', `${latchText(bookLedger.latch)} (latched in an earlier run)`);
-  const shutdown = new Shutdown({ log, life, clock, kernel: k, orderManager: om, health: healthModel, refusals });
+  const watchdog = c.o.watchdog;
+  const shutdown = new Shutdown({
+    log,
+    life,
+    clock,
+    kernel: k,
+    orderManager: om,
+    health: healthModel,
+    refusals,
+    ...(watchdog ? { afterCancel: () => watchdog.standDown() } : {}),
+  });
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
   if (claims) life.add(() => claims.stop());

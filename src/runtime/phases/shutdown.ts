@@ -25,6 +25,11 @@ export interface ShutdownOptions {
   readonly health: { setProcess(p: 'stopping' | 'stopped'): void };
   /** the refusals still to be logged go out after the teardown */
   readonly refusals: { drain(now: number): void };
+  /**
+   * The cancel-all left nothing open (before the teardown): the event-loop watchdog stands down, since a stall of the
+   * ledger's last writes must not end a clean stop with exit 5 (src/runtime/watchdog.ts)
+   */
+  readonly afterCancel?: () => Promise<void> | void;
 }
 
 /** Where a stop is, for an operator who asks again (a second SIGTERM): the step it waits on and since when. */
@@ -99,6 +104,7 @@ export class Shutdown {
       await o.kernel.flush();
       this.step('cancelling every order at the venue (waiting for its answers)');
       const result = already && already.ok ? already : await o.orderManager.cancelAll();
+      if (result.ok && o.afterCancel) await o.afterCancel();
       this.step('closing the ledger, the feeds and the venue connections');
       await o.life.teardown(o.log);
       o.refusals.drain(o.clock.now());

@@ -29,6 +29,7 @@ function answers(): { watchdog: Watchdog; first: () => Answer | null; last: () =
     arm: () => undefined,
     scope: () => undefined,
     onStall: () => undefined,
+    standDown: async () => undefined,
     close: async () => undefined,
   };
   return { watchdog, first: () => first, last: () => last };

@@ -98,3 +98,31 @@ test('progress names the step a stop waits on and since when (a second SIGTERM r
   await stopped;
   assert.equal(down.progress(), null, 'a finished stop waits on nothing');
 });
+
+test('the watchdog stands down once the cancel-all left nothing open, before the teardown; not when orders are left', async () => {
+  for (const [cancel, expected] of [
+    [OK, ['cancel-all', 'watchdog stood down', 'final sweep']],
+    [{ ok: false, rounds: 5, cancelled: 1, remaining: 1 }, ['cancel-all', 'final sweep']],
+  ] as const) {
+    const steps: string[] = [];
+    const life = new Lifecycle();
+    life.add(() => void steps.push('final sweep'));
+    const down = new Shutdown({
+      log: silentLogger,
+      life,
+      clock: new ManualClock(1_000),
+      kernel: { stop: () => undefined, flush: async () => undefined },
+      orderManager: {
+        cancelAll: async () => {
+          steps.push('cancel-all');
+          return cancel;
+        },
+      },
+      health: { setProcess: () => undefined },
+      refusals: { drain: () => undefined },
+      afterCancel: async () => void steps.push('watchdog stood down'),
+    });
+    await down.stop('SIGTERM');
+    assert.deepEqual(steps, expected);
+  }
+});
