@@ -86,7 +86,9 @@ if (heapMb !== null) {
 function launcherOfThisProcess() {
   const pid = Number(process.env.BOOKMAKER_LAUNCHER_PID);
   delete process.env.BOOKMAKER_LAUNCHER_PID;
-  if (!Number.isInteger(pid) || pid <= 0 || !process.channel) return null;
+  // process.send stays defined once the channel is gone (process.channel is then null): a launcher killed before
+  // this line ran is still this process's launcher, gone already (process.connected false)
+  if (!Number.isInteger(pid) || pid <= 0 || typeof process.send !== 'function') return null;
   globalThis[Symbol.for('bookmaker.launcher')] = pid;
   return pid;
 }

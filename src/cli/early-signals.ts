@@ -29,7 +29,7 @@ export const LAUNCHER_GONE = 'launcher-gone';
  */
 export function launcherPid(): number | null {
   const pid = (globalThis as { [LAUNCHER_KEY]?: number })[LAUNCHER_KEY];
-  return typeof pid === 'number' && process.channel !== undefined ? pid : null;
+  return typeof pid === 'number' && typeof process.send === 'function' ? pid : null;
 }
 const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
 

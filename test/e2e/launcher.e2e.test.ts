@@ -70,6 +70,25 @@ test('the bot stops as on SIGTERM when its launcher is killed with SIGKILL: ever
   }
 });
 
+test('a launcher killed during the start-up ends the start-up: the bot exits having left nothing open', async () => {
+  const c = cli(botArgs(), launcherEnv());
+  let bot = 0;
+  try {
+    await waitFor('the launcher re-executes', () => (bot = childrenOf(c.proc.pid!)[0] ?? 0) > 0, 60_000);
+    c.proc.kill('SIGKILL');
+    await withTimeout(c.exit, 20_000, 'the launcher did not die of SIGKILL');
+    await waitFor('the orphaned bot exits', () => !alive(bot), 90_000).catch((e: Error) => {
+      throw new Error(`${e.message}; pid ${bot} runs on\n${c.out().slice(-3000)}`);
+    });
+    // caught by the entry point before the command runs, or by the command during its start-up
+    assert.match(c.out(), /the launcher process \((bin\/bookmaker\.js, )?pid \d+\) is gone/);
+    assert.equal((await openOrders(h.bot)).length, 0, 'nothing of the bot left open');
+  } finally {
+    c.proc.kill('SIGKILL');
+    if (bot > 0 && alive(bot)) process.kill(bot, 'SIGKILL');
+  }
+});
+
 test('a SIGTERM to the launcher reaches the bot, which cancels every order; the launcher exits with its code', async () => {
   const c = cli(botArgs(), launcherEnv());
   let bot = 0;
