@@ -33,6 +33,7 @@ import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 import { EXIT_STOP_CUT_SHORT } from '../../runtime/exit-codes.ts';
 import { LAUNCHER_GONE, launcherPid, takeEarlySignals } from '../early-signals.ts';
+import { stopAgain } from '../stop-again.ts';
 import { startupFailed } from '../startup-failed.ts';
 import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
 
@@ -151,35 +152,12 @@ async function run(args: ParsedArgs): Promise<number> {
     if (!stopRequest) say(`${name} during start-up: stopping (start-up ends at once, anything placed is cancelled)`);
     request({ kind: 'signal', name });
   };
-  // A stop signal while stopping (docs/operating.md, "A second SIGTERM"): the first one more says what the stop
-  // waits on and never cuts the cancel short; the next ends the process at once (exit 9), orders may rest.
-  let signalsAgain = 0;
+  // a stop signal while stopping: the first one more says where the stop is, the next ends the process (src/cli/stop-again.ts)
+  let stopSignals = 1;
   const stopSignalAgain = (name: string): void => {
-    signalsAgain++;
-    const p = current?.stopProgress() ?? null;
-    const secs = (ms: number): number => Math.round(ms / 100) / 10;
-    const where = p
-      ? `${p.step}, for ${secs(p.stepMs)} s (stopping for ${secs(p.stoppingMs)} s)`
-      : current
-        ? 'finishing (the orders are cancelled)'
-        : 'ending the start-up (anything placed is cancelled)';
-    const expiry =
-      deadManMs === null ? '' : deadManMs > 0 ? ` (orders.deadManExpirySeconds: ${deadManMs / 1000} s)` : ' (none is set: orders.deadManExpirySeconds is 0)';
-    const fields = { signal: name, waitingOn: p?.step ?? null, stepSeconds: p ? secs(p.stepMs) : null, stoppingSeconds: p ? secs(p.stoppingMs) : null };
-    if (signalsAgain === 1) {
-      warn(
-        fields,
-        `${name} again while stopping: still ${where}; the stop cancels every order before it ends. ` +
-          `One more SIGTERM or SIGINT ends the process at once (exit ${EXIT_STOP_CUT_SHORT}) and leaves what is still open at the venue ` +
-          `until its dead-man expiry${expiry} or the next start's reconcile`,
-      );
-      return;
-    }
-    loud(
-      { ...fields, exitCode: EXIT_STOP_CUT_SHORT },
-      `${name} a third time: stop cut short while ${where}; exiting now (exit ${EXIT_STOP_CUT_SHORT}). Orders may rest at the venue ` +
-        `until their dead-man expiry${expiry} or the next start's reconcile cancels them (bookmaker ctl status, the venue)`,
-    );
+    const a = stopAgain(++stopSignals, name, current?.stopProgress() ?? null, current !== null, deadManMs);
+    if (!a.exit) return warn(a.fields, a.message);
+    loud(a.fields, a.message);
     setTimeout(() => process.exit(EXIT_STOP_CUT_SHORT), 1_000).unref();
     flushLog(() => process.exit(EXIT_STOP_CUT_SHORT));
   };
