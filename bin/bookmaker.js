@@ -40,15 +40,20 @@ function heapLimitFor(command) {
 
 const command = argv.find((a) => !a.startsWith('-')) ?? '';
 const heapMb = heapLimitFor(command);
+// the re-executed child of a launcher (below): the launcher's pid, watched through the IPC channel
+const launcher = launcherOfThisProcess();
 // `run` handles SIGHUP and SIGTERM from the first millisecond: noted here until the command
 // takes them over (src/cli/early-signals.ts, the same registry), instead of Node's default exit. A
 // re-executing parent forwards them instead (below).
-if (command === 'run' && heapMb === null) installEarlySignals();
+if (command === 'run' && heapMb === null) installEarlySignals(launcher);
+else if (launcher !== null) stopWhenLauncherGone(launcher);
 if (heapMb !== null) {
   // Re-execute with the command's heap limit; forward the stop signals so shutdown (cancel all) still runs.
+  // The IPC channel is the child's lifeline: it closes when this process ends, however it ends (kill -9,
+  // the OOM killer), and the child then stops as on SIGTERM instead of quoting on unsupervised.
   const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${heapMb}`, fileURLToPath(import.meta.url), ...argv], {
-    stdio: 'inherit',
-    env: { ...process.env, BOOKMAKER_HEAP_APPLIED: String(heapMb) },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BOOKMAKER_HEAP_APPLIED: String(heapMb), BOOKMAKER_LAUNCHER_PID: String(process.pid) },
   });
   // A terminal's Ctrl-C reaches the whole foreground process group, the child included: forwarding it as
   // well would deliver it twice (a backtest reads a second Ctrl-C as "quit without the report"). Without a
@@ -72,8 +77,38 @@ if (heapMb !== null) {
   process.exitCode = await main(argv);
 }
 
-/** See src/cli/early-signals.ts: the same registry, installed before the TypeScript loader. */
-function installEarlySignals() {
+/**
+ * This process's launcher (the parent that re-executed it with a heap limit, above) when it is one: its
+ * pid, else null. The launcher is watched through the IPC channel it opened (its 'disconnect' event),
+ * which keeps nothing alive (unref). The pid is shared with `run` through a global symbol
+ * (src/cli/early-signals.ts, launcherPid) and kept from any process this one starts.
+ */
+function launcherOfThisProcess() {
+  const pid = Number(process.env.BOOKMAKER_LAUNCHER_PID);
+  delete process.env.BOOKMAKER_LAUNCHER_PID;
+  // process.send stays defined once the channel is gone (process.channel is then null): a launcher killed before
+  // this line ran is still this process's launcher, gone already (process.connected false)
+  if (!Number.isInteger(pid) || pid <= 0 || typeof process.send !== 'function') return null;
+  globalThis[Symbol.for('bookmaker.launcher')] = pid;
+  return pid;
+}
+
+/** Commands other than `run`: a launcher gone ends this process as a SIGTERM would (the command's own handling). */
+function stopWhenLauncherGone(pid) {
+  const gone = () => {
+    process.stderr.write(`bookmaker: the launcher process (pid ${pid}) is gone: stopping as on SIGTERM\n`);
+    process.kill(process.pid, 'SIGTERM');
+  };
+  process.once('disconnect', gone);
+  process.channel?.unref();
+  if (!process.connected) gone();
+}
+
+/**
+ * See src/cli/early-signals.ts: the same registry, installed before the TypeScript loader. A launcher
+ * gone during start-up is noted as `launcher-gone` (LAUNCHER_GONE there).
+ */
+function installEarlySignals(launcherPid) {
   const key = Symbol.for('bookmaker.earlySignals');
   if (globalThis[key]) return;
   const received = [];
@@ -87,6 +122,19 @@ function installEarlySignals() {
     process.on(sig, h);
     return [sig, h];
   });
+  if (launcherPid !== null) {
+    let noted = false;
+    const h = () => {
+      if (noted) return;
+      noted = true;
+      received.push('launcher-gone');
+      process.stderr.write(`bookmaker: the launcher process (pid ${launcherPid}) is gone during start-up: stopping once start-up can be interrupted\n`);
+    };
+    process.on('disconnect', h);
+    process.channel?.unref();
+    handlers.push(['disconnect', h]);
+    if (!process.connected) h();
+  }
   globalThis[key] = { received, release: () => handlers.forEach(([sig, h]) => process.off(sig, h)) };
 }
 

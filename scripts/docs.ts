@@ -241,6 +241,8 @@ export const EXIT_MEANINGS: Record<string, string> = {
     "refused at start-up before any quote: another trader (a second bot on another ledger or host, a person) has open orders on this wallet in the bot's markets; the fatal log line names their nonce tags. Stop the other bot, or start once with `--cancel-foreign-orders` when they are left over from a run whose ledger is gone",
   EXIT_VENUE_UNREACHABLE:
     'gave up at start-up, nothing quoted: the venue kept failing transiently (429 rate limits, 5xx, timeouts, no connection) until the start-up deadline (`run --startup-deadline`, default 300 s); meanwhile `/readyz` answered 503 with what it waited for. Not a config error: fix the venue or the network, or restart later',
+  EXIT_STOP_CUT_SHORT:
+    "stopping, it was told to stop twice more (SIGTERM or SIGINT): the second signal logged what the stop waited on, the third ended the process before the stop finished. Orders may rest at the venue until their dead-man expiry (`orders.deadManExpirySeconds`) or the next start's reconcile; the last log line names the step the stop was in",
   EXIT_WATCHDOG: 'the watchdog found the event loop blocked past `watchdog.blockedLimitSeconds`: it cancelled every order from its own thread and exited',
 };
 

@@ -14,6 +14,23 @@ interface EarlySignals {
 }
 
 const KEY = Symbol.for('bookmaker.earlySignals');
+const LAUNCHER_KEY = Symbol.for('bookmaker.launcher');
+
+/**
+ * What the registry notes when the launcher (bin/bookmaker.js's re-executing parent) is gone during
+ * start-up: its IPC channel closed (bin/bookmaker.js installs that handler; without a launcher there is none).
+ */
+export const LAUNCHER_GONE = 'launcher-gone';
+
+/**
+ * The pid of this process's launcher: the parent that re-executed it with a heap limit
+ * (BOOKMAKER_HEAP_LIMITS, bin/bookmaker.js), watched through its IPC channel ('disconnect' on the
+ * process); null when this process was not started that way.
+ */
+export function launcherPid(): number | null {
+  const pid = (globalThis as { [LAUNCHER_KEY]?: number })[LAUNCHER_KEY];
+  return typeof pid === 'number' && typeof process.send === 'function' ? pid : null;
+}
 const SIGNALS = ['SIGHUP', 'SIGTERM', 'SIGINT'] as const;
 
 type WithRegistry = typeof globalThis & { [KEY]?: EarlySignals };
@@ -37,8 +54,8 @@ export function installEarlySignals(): void {
 }
 
 /**
- * The signals received so far, in order; the early handlers are removed (call it after installing
- * your own, so no signal falls in between).
+ * The signals received so far, in order (and LAUNCHER_GONE where the launcher went); the early handlers
+ * are removed (call it after installing your own, so no signal falls in between).
  */
 export function takeEarlySignals(): string[] {
   const g = globalThis as WithRegistry;

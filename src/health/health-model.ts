@@ -197,6 +197,8 @@ export class HealthModel {
   private readonly transitions: ThrottledLog;
   private readonly graceMs: number;
   private processState: ProcessState = 'starting';
+  /** the state the process would be in without its halt (a latch cleared during start-up returns to `starting`) */
+  private underHalt: Exclude<ProcessState, 'halted'> = 'starting';
   private haltKind: 'kill-switch' | 'halted' | null = null;
   private haltState: HealthState = 'halted';
   private haltReason = '';
@@ -230,6 +232,7 @@ export class HealthModel {
 
   setProcess(s: Exclude<ProcessState, 'halted'>): void {
     this.turnState = null;
+    this.underHalt = s;
     if (this.processState === 'halted') return; // a halt stays the last word (its reason is the report's)
     if (this.processState === s) return;
     this.evaluate();
@@ -261,7 +264,7 @@ export class HealthModel {
     this.evaluate();
     this.haltKind = null;
     this.haltReason = '';
-    this.processState = 'running';
+    this.processState = this.underHalt;
     this.cache = null;
     this.evaluate();
   }

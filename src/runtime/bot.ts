@@ -57,6 +57,7 @@ import { reconcilePhase, runningPhase } from './phases/running.ts';
 import { selectPhase, type SelectPhase } from './phases/select.ts';
 import { applyHeapPolicy, heapPolicyFor } from './heap-policy.ts';
 import type { Ranker } from '../selection/ranker.ts';
+import type { StopProgress } from './phases/shutdown.ts';
 import type { StartContext } from './phases/start-context.ts';
 import { armWatchdog, venuePhase } from './phases/venue.ts';
 import type { MarketRotation } from './rotation/market-rotation.ts';
@@ -113,6 +114,8 @@ export interface Bot {
    */
   booksNotOnDisk(): BooksNotOnDisk | null;
   stop(reason?: string): Promise<number>;
+  /** the stop under way (by stop(), the kill switch or a halt): the step it waits on; null when none is */
+  stopProgress(): StopProgress | null;
 }
 
 export async function startBot(o: BotOptions): Promise<Bot> {
@@ -191,7 +194,7 @@ async function wire(c: StartContext): Promise<Bot> {
   life.enter('reconcile');
   await reconcilePhase(c, selected, ledger, core, endpoints, rotation, control);
   life.enter('running');
-  runningPhase(c, ledger, core, rotation, control);
+  runningPhase(c, core, rotation, control);
   return liveBot(c, { selected, ledger, core, feeds, endpoints, rotation, control, report: botReport(c, ledger, core, rotation) });
 }
 
@@ -248,6 +251,7 @@ function liveBot(
       const ledger = p.ledger.bookLedger.ledger;
       return booksNotOnDisk(ledger.path, ledger.problem() ?? ledgerProblemAtStop);
     },
+    stopProgress: () => shutdown.progress(),
     async stop(reason = 'stop') {
       // a bot held by a latched kill switch stops with the kill-switch code
       const latched = core.kernel.killed !== null;

@@ -12,3 +12,8 @@ export const EXIT_WALLET_SHARED = 7;
  * the start-up deadline (`run --startup-deadline`); nothing was quoted. Not a config error: restart later
  */
 export const EXIT_VENUE_UNREACHABLE = 8;
+/**
+ * a stop signal (SIGTERM, SIGINT) after the one that reported a stop's progress ended the process before the stop
+ * finished: orders may rest at the venue until their dead-man expiry; the next start's reconcile cancels them
+ */
+export const EXIT_STOP_CUT_SHORT = 9;

@@ -67,6 +67,8 @@ export type ToWorker =
   /** orders.reconcileScope markets: cancel only these markets' orders (lower-case ids); absent: the whole wallet */
   | { type: 'scope'; markets: Bytes32[] }
   | { type: 'res'; id: number; status: number; contentType: string; body: string }
+  /** the stop cancelled every order: a blocked loop from now on (the ledger's last writes, the report) is no reason to fire */
+  | { type: 'stand-down' }
   | { type: 'close' };
 
 export type FromWorker =
@@ -76,6 +78,7 @@ export type FromWorker =
   | { type: 'req'; id: number; method: string; path: string; expiresAt: number }
   /** the loop turned again after a stall of at least `stallReportMs` (src/runtime/loop-stall.ts) */
   | { type: 'stall'; stall: LoopStall }
+  | { type: 'stood-down' }
   | { type: 'closed' };
 
 function run(d: WatchdogWorkerData): void {
@@ -90,6 +93,7 @@ function run(d: WatchdogWorkerData): void {
   // the main thread's scheduler figures at the last heartbeat seen: what it did since is the stall's
   let schedAtBeat: ThreadSched | null = mainThreadSched();
   let fired = false;
+  let stoodDown = false;
   let server: Server | null = null;
   const pending = new Map<number, (a: { status: number; contentType: string; body: string } | null) => void>();
   let nextId = 1;
@@ -115,7 +119,7 @@ function run(d: WatchdogWorkerData): void {
 
   const check = (): void => {
     if (observe()) return;
-    if (!fired && d.blockedLimitMs > 0 && age() > d.blockedLimitMs) void fire();
+    if (!fired && !stoodDown && d.blockedLimitMs > 0 && age() > d.blockedLimitMs) void fire();
   };
   const timer = setInterval(check, d.checkMs);
 
@@ -262,7 +266,10 @@ function run(d: WatchdogWorkerData): void {
   port.on('message', (m: ToWorker) => {
     if (m.type === 'res') pending.get(m.id)?.({ status: m.status, contentType: m.contentType, body: m.body });
     else if (m.type === 'scope') scope = new Set(m.markets);
-    else if (m.type === 'arm') {
+    else if (m.type === 'stand-down') {
+      stoodDown = true;
+      port.postMessage({ type: 'stood-down' } satisfies FromWorker);
+    } else if (m.type === 'arm') {
       venue = m.venue;
       if (m.venue.kind === 'live') {
         registerSecret(m.venue.privateKey);

@@ -53,6 +53,12 @@ export interface Watchdog {
   scope(markets: readonly Bytes32[]): void;
   /** called on the main thread once the loop turns again after a stall (what it was: loop-stall.ts) */
   onStall(listener: (s: LoopStall) => void): void;
+  /**
+   * Never fire from now on (the stop's cancel-all left nothing open): a loop blocked past the limit while the ledger
+   * writes its last rows is no reason to end the process with exit 5. /healthz still answers. Resolves once the
+   * thread has it (or after a second).
+   */
+  standDown(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -158,6 +164,24 @@ export async function startWatchdog(o: WatchdogOptions): Promise<Watchdog> {
     },
     onStall(listener) {
       stallListeners.push(listener);
+    },
+    standDown() {
+      if (closed) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const t = setTimeout(done, 1_000);
+        function done(): void {
+          clearTimeout(t);
+          worker.off('message', onMsg);
+          worker.off('exit', done);
+          resolve();
+        }
+        const onMsg = (m: FromWorker): void => {
+          if (m.type === 'stood-down') done();
+        };
+        worker.on('message', onMsg);
+        worker.once('exit', done);
+        post({ type: 'stand-down' });
+      });
     },
     close() {
       if (closed) return closed;

@@ -454,3 +454,16 @@ test('a market whose inputs did not change keeps its state without being classif
   h.evaluate();
   assert.equal(h.markets()[0]!.state, 'halted', 'the process state moved: every market classified again');
 });
+
+test('a halt during start-up (a latch read at start) lifted before the bot runs returns the process to starting, not running', () => {
+  const h = new HealthModel({ markets: [M1], state: () => new StateStore().state, lastTick: () => null, clock: new ManualClock() });
+  h.halt('kill-switch', 'kill switch KILL_DRAWDOWN (latched in an earlier run)');
+  assert.equal(h.process, 'halted');
+  assert.equal(h.killSwitch, true);
+  h.resumeAfterHalt();
+  assert.equal(h.process, 'starting', 'the start-up is not over');
+  h.setProcess('running');
+  h.halt('kill-switch', 'again');
+  h.resumeAfterHalt();
+  assert.equal(h.process, 'running');
+});

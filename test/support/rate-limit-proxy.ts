@@ -1,7 +1,8 @@
 /**
  * A venue that rate-limits: an HTTP proxy in front of a real one (a `bookmaker sim`) that answers 429
  * (with `Retry-After`) to the requests `limit` picks, and passes every other request through, streams
- * included. Start-up tests point the bot at it to restart it into a 429 burst.
+ * included. Start-up tests point the bot at it to restart it into a 429 burst. `o.hold` makes it a venue that
+ * stalls: the requests it picks are never answered (until close).
  *
  *   const p = await rateLimitProxy(sim.baseUrl, (req) => req.method === 'GET' && req.path.startsWith('/v2/orders'));
  *   … --base-url p.baseUrl …   p.limited   // 429s answered so far
@@ -17,6 +18,8 @@ export interface RateLimitProxy {
   readonly passed: number;
   /** the requests answered 429, as `METHOD path` */
   readonly limitedPaths: readonly string[];
+  /** requests left unanswered so far (`o.hold`) */
+  readonly held: number;
   close(): Promise<void>;
 }
 
@@ -27,15 +30,26 @@ export interface ProxiedRequest {
 }
 
 /** `limit(req)` true: answer 429 with `Retry-After: retryAfterSeconds` (default 1). */
-export async function rateLimitProxy(target: string, limit: (req: ProxiedRequest) => boolean, retryAfterSeconds = 1): Promise<RateLimitProxy> {
+export async function rateLimitProxy(
+  target: string,
+  limit: (req: ProxiedRequest) => boolean,
+  retryAfterSeconds = 1,
+  o: { hold?: (req: ProxiedRequest) => boolean } = {},
+): Promise<RateLimitProxy> {
   const to = new URL(target);
   const prefix = to.pathname.replace(/\/$/, '');
   let limited = 0;
   let passed = 0;
+  let held = 0;
   const limitedPaths: string[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';
+    if (o.hold?.({ method: req.method ?? 'GET', path })) {
+      held++;
+      req.resume();
+      return; // never answered: its socket is destroyed at close
+    }
     if (limit({ method: req.method ?? 'GET', path })) {
       limited++;
       limitedPaths.push(`${req.method} ${path}`);
@@ -78,6 +92,9 @@ export async function rateLimitProxy(target: string, limit: (req: ProxiedRequest
     },
     get passed() {
       return passed;
+    },
+    get held() {
+      return held;
     },
     limitedPaths,
     close() {

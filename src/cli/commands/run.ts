@@ -10,6 +10,9 @@
  * SIGHUP reloads the config (src/control/bot-control.ts). SIGHUP, SIGTERM and SIGINT are handled from
  * the first millisecond (src/cli/early-signals.ts): a SIGHUP during start-up is logged and deferred to a
  * reload once the bot runs; a stop during start-up ends it at once (exit 0), with a log line.
+ * A stop signal while stopping logs what the stop waits on; the next one ends the process at once (exit 9).
+ * Re-executed by bin/bookmaker.js with a heap limit, it stops as on SIGTERM when that launcher is gone
+ * (killed past its handlers: its IPC channel closes).
  */
 import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
@@ -28,7 +31,9 @@ import { DEFAULT_STARTUP_DEADLINE_MS } from '../../runtime/startup-status.ts';
 import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/watchdog.ts';
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
-import { takeEarlySignals } from '../early-signals.ts';
+import { EXIT_STOP_CUT_SHORT } from '../../runtime/exit-codes.ts';
+import { LAUNCHER_GONE, launcherPid, takeEarlySignals } from '../early-signals.ts';
+import { stopAgain } from '../stop-again.ts';
 import { startupFailed } from '../startup-failed.ts';
 import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
 
@@ -50,7 +55,7 @@ const command: CommandSpec = {
     'until --startup-deadline; meanwhile /readyz answers 503 with what start-up waits for. ' +
     'Signals and --duration also end start-up at once. Exit codes: 0 stopped, 1 orders left, 2 config/flags or a busy metrics port, ' +
     '3 kill switch, 4 halt, 5 watchdog (event loop blocked), 6 ledger unwritable, 7 another trader on the wallet, ' +
-    '8 the venue unreachable until the start-up deadline.',
+    '8 the venue unreachable until the start-up deadline, 9 a stop cut short by a third SIGTERM/SIGINT (a second one logs what the stop waits on).',
   options: {
     config: { type: 'string', short: 'c', description: 'YAML config file', arg: 'FILE' },
     'base-url': { type: 'string', description: 'venue API base (overrides the config, including the embedded local exchange)', arg: 'URL' },
@@ -104,7 +109,10 @@ const command: CommandSpec = {
 };
 export default command;
 
-type Stop = { kind: 'signal'; name: string } | { kind: 'duration' } | { kind: 'exit'; code: number };
+type Stop = { kind: 'signal'; name: string } | { kind: 'duration' } | { kind: 'launcher' } | { kind: 'exit'; code: number };
+
+/** A stop's name in the logs, the report and the last line: the signal, `duration` or `launcher-gone`. */
+const stopName = (s: Stop): string => (s.kind === 'signal' ? s.name : s.kind === 'launcher' ? LAUNCHER_GONE : s.kind);
 
 async function run(args: ParsedArgs): Promise<number> {
   const o = args.options;
@@ -120,24 +128,56 @@ async function run(args: ParsedArgs): Promise<number> {
   // start-up (every wait and retry pause ends at once); afterwards they stop it.
   let stopRequest: ((s: Stop) => void) | null = null;
   let early: Stop | null = null;
+  /** a stop was asked for (a signal, --duration, the launcher gone): a stop signal from now on is one more */
+  let stopAsked = false;
   const startup = new AbortController();
   const request = (s: Stop): void => {
+    stopAsked = true;
     if (stopRequest) stopRequest(s);
     else {
       early ??= s;
-      startup.abort(s.kind === 'signal' ? s.name : 'duration');
+      startup.abort(stopName(s));
     }
   };
   /** the logger once it exists (start-up messages before it go to stderr) */
   let say: (msg: string) => void = (msg) => void process.stderr.write(`bookmaker: ${msg}\n`);
+  let loud: (fields: Record<string, unknown>, msg: string) => void = (_f, msg) => void process.stderr.write(`bookmaker: ${msg}\n`);
+  let warn = loud;
+  let flushLog: (done: () => void) => void = (done) => done();
+  /** the bot once it runs (a stop signal during its stop reads where the stop is); the orders' dead-man expiry */
+  let current: Bot | null = null;
+  let deadManMs: number | null = null;
   const onSignal = (name: string) => () => {
+    if (stopAsked) return stopSignalAgain(name);
     if (!stopRequest) say(`${name} during start-up: stopping (start-up ends at once, anything placed is cancelled)`);
     request({ kind: 'signal', name });
+  };
+  // a stop signal while stopping: the first one more says where the stop is, the next ends the process (src/cli/stop-again.ts)
+  let stopSignals = 1;
+  const stopSignalAgain = (name: string): void => {
+    const a = stopAgain(++stopSignals, name, current?.stopProgress() ?? null, current !== null, deadManMs);
+    if (!a.exit) return warn(a.fields, a.message);
+    loud(a.fields, a.message);
+    setTimeout(() => process.exit(EXIT_STOP_CUT_SHORT), 1_000).unref();
+    flushLog(() => process.exit(EXIT_STOP_CUT_SHORT));
   };
   const sigint = onSignal('SIGINT');
   const sigterm = onSignal('SIGTERM');
   process.on('SIGINT', sigint);
   process.on('SIGTERM', sigterm);
+  // the launcher (bin/bookmaker.js's re-executing parent) gone, killed past its handlers (kill -9, the OOM killer,
+  // a runtime's timeout): nobody supervises this process any more, so it stops as on SIGTERM instead of quoting on
+  const launcher = launcherPid();
+  const onLauncherGone = (): void => {
+    if (stopAsked) return;
+    const why =
+      `the launcher process (bin/bookmaker.js, pid ${launcher}) is gone (killed: kill -9, the OOM killer, a supervisor's timeout) ` +
+      'and nothing supervises this process any more: stopping as on SIGTERM';
+    if (stopRequest) loud({ launcherPid: launcher }, `${why}: every order cancelled, the ledger written`);
+    else say(`${why} (start-up ends at once, anything placed is cancelled)`);
+    request({ kind: 'launcher' });
+  };
+  if (launcher !== null) process.on('disconnect', onLauncherGone);
   // SIGHUP: a reload once the bot runs; during start-up it is deferred to then (never Node's exit 129)
   let reloadNow: ((why: string) => void) | null = null;
   let hupDeferred = false;
@@ -150,7 +190,7 @@ async function run(args: ParsedArgs): Promise<number> {
   // what came before these handlers (the entry caught it): acted on now, in order
   for (const sig of takeEarlySignals()) {
     if (sig === 'SIGHUP') hupDeferred = true;
-    else request({ kind: 'signal', name: sig });
+    else request(sig === LAUNCHER_GONE ? { kind: 'launcher' } : { kind: 'signal', name: sig });
   }
   const secs = o.duration as number | undefined;
   const cancelDuration = secs !== undefined ? systemClock.setTimeout(() => request({ kind: 'duration' }), secs * 1000) : () => undefined;
@@ -170,8 +210,12 @@ async function run(args: ParsedArgs): Promise<number> {
     const term = tty && errTty && summaryEvery > 0 ? new LiveTerminal(process.stdout) : null;
     const logger = createLogger({ level, pretty, colors: pretty && errTty, destination: term ? term.sink(process.stderr) : process.stderr });
     say = (msg) => logger.warn(msg);
+    loud = (fields, msg) => logger.error(fields, msg);
+    warn = (fields, msg) => logger.warn(fields, msg);
+    flushLog = (done) => logger.flush(() => done());
+    deadManMs = config.orders.deadManExpiryMs;
     const stopFirst = early as Stop | null;
-    if (stopFirst) logger.warn({ signal: stopFirst.kind === 'signal' ? stopFirst.name : stopFirst.kind }, 'stop requested during start-up: stopping');
+    if (stopFirst) logger.warn({ signal: stopName(stopFirst) }, 'stop requested during start-up: stopping');
     if (hupDeferred) logger.warn('SIGHUP during start-up: the reload is deferred until the bot runs');
     const port = metricsPort ?? config.metrics.port;
     if (config.watchdog.blockedLimitMs > 0) {
@@ -211,6 +255,7 @@ async function run(args: ParsedArgs): Promise<number> {
       setTimeout(() => process.exit(code), 1_000).unref();
       return code;
     }
+    current = bot;
     process.stdout.write(
       `bookmaker: quoting ${bot.markets.length} market(s)${config.selection.shard ? ` of shard ${config.selection.shard.index}/${config.selection.shard.count}` : ''} on ${bot.baseUrl}${embedded ? ' (embedded local exchange)' : ''}${bot.paper ? ' [paper]' : ''}\n` +
         `metrics: ${bot.metricsUrl ? `${bot.metricsUrl}/metrics  (${bot.metricsUrl}/healthz, ${bot.metricsUrl}/readyz)` : 'off'}\n`,
@@ -238,17 +283,15 @@ async function run(args: ParsedArgs): Promise<number> {
       if (early) resolve(early);
       void bot.exit.then((code) => resolve({ kind: 'exit', code }));
     });
-    const code = reason.kind === 'exit' ? reason.code : await bot.stop(reason.kind === 'signal' ? reason.name : 'duration');
+    const code = reason.kind === 'exit' ? reason.code : await bot.stop(stopName(reason));
     stopSummary();
     stopSighup();
-    const stopReason = reason.kind === 'signal' ? reason.name : reason.kind === 'duration' ? 'duration' : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
+    const stopReason = reason.kind !== 'exit' ? stopName(reason) : bot.healthModel.killSwitch ? 'kill-switch' : 'halt';
     endOfRunReport(bot, stopReason, code, logger, o['report-json'] as string | undefined);
     // the last word when the ledger could not be written: the books of this run are not on disk
     const lost = bot.booksNotOnDisk();
     if (lost) logger.error({ ledger: lost.path, reason: lost.reason, exitCode: code }, lost.message);
-    process.stdout.write(
-      `bookmaker: stopped (${reason.kind === 'signal' ? reason.name : reason.kind}), exit ${code}${lost ? ': the books of this run are not on disk (see the log)' : ''}\n`,
-    );
+    process.stdout.write(`bookmaker: stopped (${stopName(reason)}), exit ${code}${lost ? ': the books of this run are not on disk (see the log)' : ''}\n`);
     await new Promise<void>((r) => logger.flush(() => r()));
     // anything still holding the event loop (a socket in TIME_WAIT, a stray timer) must not keep us alive
     setTimeout(() => process.exit(code), 2_000).unref();
@@ -259,6 +302,7 @@ async function run(args: ParsedArgs): Promise<number> {
     process.off('SIGINT', sigint);
     process.off('SIGTERM', sigterm);
     process.off('SIGHUP', sighup);
+    process.off('disconnect', onLauncherGone);
   }
 }
 

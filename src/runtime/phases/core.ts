@@ -14,6 +14,7 @@ import { STILL_TICK_MS } from '../../kernel/quoting-kernel.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
+import { latchText } from '../../ledger/held-state.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
 import { registerHealthMetrics } from '../../metrics/health-metrics.ts';
@@ -195,7 +196,20 @@ export function corePhase(
     logger: c.o.logger,
   });
   const healthMetrics = registerHealthMetrics(metrics.registry, () => healthModel);
-  const shutdown = new Shutdown({ log, life, clock, kernel: k, orderManager: om, health: healthModel, refusals });
+  // a latch from an earlier run holds the bot from the moment it is read: /readyz, the metrics and the logs say
+  // kill-switch from the endpoints phase on, not `starting` until the start-up reconcile is done
+  if (bookLedger.latch) healthModel.halt('kill-switch', `${latchText(bookLedger.latch)} (latched in an earlier run)`);
+  const watchdog = c.o.watchdog;
+  const shutdown = new Shutdown({
+    log,
+    life,
+    clock,
+    kernel: k,
+    orderManager: om,
+    health: healthModel,
+    refusals,
+    ...(watchdog ? { afterCancel: () => watchdog.standDown() } : {}),
+  });
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
   if (claims) life.add(() => claims.stop());

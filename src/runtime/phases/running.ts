@@ -75,15 +75,13 @@ export async function reconcilePhase(
   );
 }
 
-export function runningPhase(c: StartContext, { bookLedger }: LedgerPhase, cp: CorePhase, { lists }: RotationPhase, ctl: ControlPhase): void {
+export function runningPhase(c: StartContext, cp: CorePhase, { lists }: RotationPhase, ctl: ControlPhase): void {
   const { clock } = c;
   const { healthModel, refusals } = cp;
   ctl.started();
   void cp.claims?.start(); // positions held from earlier runs that are claimable now
+  // (a latch from an earlier run already holds the health model: the core phase named it as it read the latch)
   healthModel.setProcess('running');
-  // a latch from an earlier run holds the bot; the health model names it
-  const latch = bookLedger.latch;
-  if (latch) healthModel.halt('kill-switch', `${latchText(latch)} (latched in an earlier run)`);
   // the health model's clock: transitions and time per state even when nobody scrapes
   let cancelHealthTimer: () => void = () => undefined;
   const healthLoop = (): void => {

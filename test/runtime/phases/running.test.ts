@@ -30,6 +30,7 @@ function phaseReader(): { watchdog: Watchdog; phase: () => Promise<string | null
     arm: () => undefined,
     scope: () => undefined,
     onStall: () => undefined,
+    standDown: async () => undefined,
     close: async () => undefined,
   };
   const phase = async (): Promise<string | null> => {

@@ -70,3 +70,59 @@ test('a halt whose cancel-all left orders is cancelled again at the stop', async
   assert.equal(await down.exit, 4);
   assert.equal(steps.filter((s) => s === 'cancel-all').length, 1);
 });
+
+test('progress names the step a stop waits on and since when (a second SIGTERM reads it); none before or after', async () => {
+  const clock = new ManualClock(1_000);
+  let answer!: (r: CancelAllResult) => void;
+  const down = new Shutdown({
+    log: silentLogger,
+    life: new Lifecycle(),
+    clock,
+    kernel: { stop: () => undefined, flush: async () => undefined },
+    orderManager: { cancelAll: () => new Promise<CancelAllResult>((r) => (answer = r)) },
+    health: { setProcess: () => undefined },
+    refusals: { drain: () => undefined },
+  });
+  assert.equal(down.progress(), null);
+  const stopped = down.stop('SIGTERM');
+  for (let i = 0; i < 5 && !answer; i++) await Promise.resolve();
+  assert.ok(answer, 'the stop reached the cancel-all');
+  clock.advance(4_000);
+  assert.deepEqual(down.progress(), {
+    reason: 'SIGTERM',
+    step: 'cancelling every order at the venue (waiting for its answers)',
+    stepMs: 4_000,
+    stoppingMs: 4_000,
+  });
+  answer(OK);
+  await stopped;
+  assert.equal(down.progress(), null, 'a finished stop waits on nothing');
+});
+
+test('the watchdog stands down once the cancel-all left nothing open, before the teardown; not when orders are left', async () => {
+  for (const [cancel, expected] of [
+    [OK, ['cancel-all', 'watchdog stood down', 'final sweep']],
+    [{ ok: false, rounds: 5, cancelled: 1, remaining: 1 }, ['cancel-all', 'final sweep']],
+  ] as const) {
+    const steps: string[] = [];
+    const life = new Lifecycle();
+    life.add(() => void steps.push('final sweep'));
+    const down = new Shutdown({
+      log: silentLogger,
+      life,
+      clock: new ManualClock(1_000),
+      kernel: { stop: () => undefined, flush: async () => undefined },
+      orderManager: {
+        cancelAll: async () => {
+          steps.push('cancel-all');
+          return cancel;
+        },
+      },
+      health: { setProcess: () => undefined },
+      refusals: { drain: () => undefined },
+      afterCancel: async () => void steps.push('watchdog stood down'),
+    });
+    await down.stop('SIGTERM');
+    assert.deepEqual(steps, expected);
+  }
+});
