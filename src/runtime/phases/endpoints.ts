@@ -27,7 +27,7 @@ export interface EndpointsPhase {
  * but not ready: the bot does not quote what it should.
  */
 export function readyChecks(
-  r: { readonly reconciled: boolean; readonly notHalted: boolean },
+  r: { readonly reconciled: boolean; readonly notHalted: boolean; readonly killSwitchClear?: boolean },
   h: { readonly process: string; readonly reasons: readonly string[] },
   operator: { readonly halted: boolean; readonly paused: number },
   ledgerDown: string | null,
@@ -41,6 +41,8 @@ export function readyChecks(
     // the books and the venue's balance reads agree (within the grace)
     booksAgree: !h.reasons.some((x) => x.startsWith('books-drift')),
     ledgerWritable: ledgerDown == null,
+    // a kill-switch latch from an earlier run stands in the ledger (cleared by `bookmaker ctl clear-kill`)
+    ...(r.killSwitchClear === undefined ? {} : { killSwitchClear: r.killSwitchClear }),
   };
 }
 

@@ -24,4 +24,7 @@ test('each cause of not ready fails its own check, and only it', () => {
   ]);
   assert.deepEqual(failing(readyChecks(ok, { process: 'running', reasons: ['books-drift for 90 s: yes 3'] }, free, null)), ['booksAgree']);
   assert.deepEqual(failing(readyChecks(ok, running, free, 'disk full')), ['ledgerWritable']);
+  // a latch of an earlier run is its own named check, as docs/books-limits-control.md says
+  assert.deepEqual(failing(readyChecks({ ...ok, killSwitchClear: false }, running, free, null)), ['killSwitchClear']);
+  assert.equal(readyChecks({ ...ok, killSwitchClear: true }, running, free, null).killSwitchClear, true);
 });
