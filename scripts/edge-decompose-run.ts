@@ -180,9 +180,17 @@ export async function decomposeRun(o: DecomposeOptions): Promise<{ run: RunParts
  * config/backtest.yaml (or `base`) with the strategy block swapped for `name` and `params` (the guard
  * appended as the edge bench appends it, test/bench/edge.bench.ts) and, for a taker, its `risk` lines.
  */
-export async function strategyConfig(dir: string, name: string, params: string, o: { guard?: boolean; risk?: string; base?: string } = {}): Promise<LoadedBacktestConfig> {
+export async function strategyConfig(
+  dir: string,
+  name: string,
+  params: string,
+  o: { guard?: boolean; risk?: string; base?: string } = {},
+): Promise<LoadedBacktestConfig> {
   const p = o.guard ? params.replace(/ }$/, ', toxicity: true }') : params;
-  let text = (o.base ?? readFileSync('config/backtest.yaml', 'utf8')).replace(/defaults:\n  strategy:\n(?: {4}.*\n)+/, `defaults:\n  strategy:\n    name: ${name}\n    params: ${p}\n`);
+  let text = (o.base ?? readFileSync('config/backtest.yaml', 'utf8')).replace(
+    /defaults:\n  strategy:\n(?: {4}.*\n)+/,
+    `defaults:\n  strategy:\n    name: ${name}\n    params: ${p}\n`,
+  );
   if (o.risk) text = text.replace(/maxPosition: 500 .*/, o.risk);
   const file = join(dir, `cfg-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.yaml`);
   writeFileSync(file, text);

@@ -40,16 +40,22 @@ const runRows: string[] = [];
 const shareRows: string[] = [];
 try {
   for (const name of names) {
-    const cfg = await strategyConfig(work, name, STRATEGY_EXAMPLES[name]!, { guard: guard === 'on' && !GUARDLESS.has(name), ...(RISK[name] ? { risk: RISK[name] } : {}) });
+    const cfg = await strategyConfig(work, name, STRATEGY_EXAMPLES[name]!, {
+      guard: guard === 'on' && !GUARDLESS.has(name),
+      ...(RISK[name] ? { risk: RISK[name] } : {}),
+    });
     const runs: RunParts[] = [];
     const fills: FillParts[] = [];
     for (const seed of seeds) {
       const r = await decomposeRun({ seed, hours, markets, flow, cfg, ...(agents ? { agents } : {}) });
       runs.push(r.run);
+      process.stderr.write(`seed ${seed}: PnL ${r.run.pnl.toFixed(2)}, ${r.run.fills} fills\n`);
       fills.push(...r.fills);
     }
     const s = summariseParts(runs, fills);
-    process.stdout.write(`${JSON.stringify({ strategy: name, guard, flow, fit: fitFile || null, seeds: flag('--seeds', '9301-9340'), hours, markets, ...s, runs })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ strategy: name, guard, flow, fit: fitFile || null, seeds: flag('--seeds', '9301-9340'), hours, markets, ...s, runs })}\n`,
+    );
     const r = s.perRun;
     runRows.push(
       `| ${name} | ${ci(r.pnl)} | ${ci(r.spread)} | ${ci(r.m1)} | ${ci(r.m10)} | ${ci(r.m60)} | ${ci(r.carried)} | ${ci(r.resolution)} (${s.heldResolutions}) | ${ci(r.endMark)} | ${ci(r.fee)} | ${r.volume.mean.toFixed(0)} | ${r.fills.mean.toFixed(1)} | ${s.residual.toFixed(4)} |`,

@@ -59,8 +59,8 @@ export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): Desire
     return [];
   }
   const size = Math.round(c.size * 1e6);
-  let bid = Math.floor((fair - c.d) * 1e6 / tick + 1e-9) * tick;
-  let ask = Math.ceil((fair + c.d) * 1e6 / tick - 1e-9) * tick;
+  let bid = Math.floor(((fair - c.d) * 1e6) / tick + 1e-9) * tick;
+  let ask = Math.ceil(((fair + c.d) * 1e6) / tick - 1e-9) * tick;
   if (bestAsk !== null) bid = Math.min(bid, bestAsk - tick);
   if (bestBid !== null) ask = Math.max(ask, bestBid + tick);
   // away from the nearer bound: an ask below ½, a bid above; the other side only takes the position down

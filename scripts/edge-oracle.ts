@@ -59,6 +59,7 @@ try {
             const r = await decomposeRun({ seed, hours, markets, flow, cfg, withFair: setOracleFair, ...(agents ? { agents } : {}) });
             setOracleFair(undefined);
             runs.push(r.run);
+            process.stderr.write(`seed ${seed}: PnL ${r.run.pnl.toFixed(2)}, ${r.run.fills} fills\n`);
             fills.push(...r.fills);
           }
           const s = summariseParts(runs, fills);
