@@ -224,9 +224,16 @@ export function summariseParts(runs: readonly RunParts[], fills: readonly FillPa
   const modelHalf = t975(n - 1) * modelSe;
   // seeds a strategy with this mean and run-to-run spread needs for its interval to clear 0: t·sd/√n < mean
   const seedsNeeded = pnl.mean > 0 ? Math.ceil(((1.96 * pnl.sd) / pnl.mean) ** 2) : null;
+  // the fills on the right side of the fair value (bought below it, sold above) and on the wrong side (picked off): fills, shares, USDC
+  const side = (right: boolean) => {
+    const fs = fills.filter((f) => f.spread >= 0 === right);
+    return { fills: fs.length, shares: fs.reduce((a, f) => a + f.shares, 0), spread: fs.reduce((a, f) => a + f.spread, 0) };
+  };
   return {
     perRun,
     perShare,
+    right: side(true),
+    wrong: side(false),
     modelInterval: [pnl.mean - modelHalf, pnl.mean + modelHalf] as const,
     heldResolutions: runs.reduce((a, r) => a + r.heldResolutions, 0),
     residual: runs.reduce((a, r) => a + Math.abs(r.residual), 0),
