@@ -26,7 +26,7 @@ test('the oracle maker quotes at least d from the fair value, on the tick, never
   ]);
   // d 0 on a wide book: the ticks around F
   assert.deepEqual(
-    quoteOracleMaker(makeView({ bids: [{ price: 300_000, size: S }], asks: [{ price: 700_000, size: S }] }), cfg({ d: 0, size: 1 })).map((q) => q.price),
+    quoteOracleMaker(makeView({ bids: [{ price: 300_000, size: S }], asks: [{ price: 700_000, size: S }] }), cfg({ d: 0, size: 1 }))?.map((q) => q.price),
     [450_000, 460_000],
   );
 });
@@ -37,11 +37,11 @@ test('the oracle maker opens only away from the nearer bound with sides: away, a
   setOracleFair(() => 0.3);
   // below ½ the ask is away from the bound (0); the bid only takes a short position down
   assert.deepEqual(
-    quoteOracleMaker(makeView(wide), cfg({ d: 0.02, size: 10, sides: 'away' })).map((q) => [q.side, q.size]),
+    quoteOracleMaker(makeView(wide), cfg({ d: 0.02, size: 10, sides: 'away' }))?.map((q) => [q.side, q.size]),
     [['ask', 10 * S]],
   );
   assert.deepEqual(
-    quoteOracleMaker(makeView({ ...wide, net: -4 * S }), cfg({ d: 0.02, size: 10, sides: 'away' })).map((q) => [q.side, q.size]),
+    quoteOracleMaker(makeView({ ...wide, net: -4 * S }), cfg({ d: 0.02, size: 10, sides: 'away' }))?.map((q) => [q.side, q.size]),
     [
       ['bid', 4 * S],
       ['ask', 10 * S],
