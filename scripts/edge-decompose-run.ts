@@ -178,13 +178,15 @@ export async function decomposeRun(o: DecomposeOptions): Promise<{ run: RunParts
 
 /**
  * config/backtest.yaml (or `base`) with the strategy block swapped for `name` and `params` (the guard
- * appended as the edge bench appends it, test/bench/edge.bench.ts) and, for a taker, its `risk` lines.
+ * appended as the edge bench appends it, test/bench/edge.bench.ts), for a taker its `risk` lines, and
+ * `requoteSeconds` in place of the config's `orders.requoteIntervalSeconds` (1 s in config/backtest.yaml:
+ * the bot ticks a market at most once a second).
  */
 export async function strategyConfig(
   dir: string,
   name: string,
   params: string,
-  o: { guard?: boolean; risk?: string; base?: string } = {},
+  o: { guard?: boolean; risk?: string; base?: string; requoteSeconds?: number } = {},
 ): Promise<LoadedBacktestConfig> {
   const p = o.guard ? params.replace(/ }$/, ', toxicity: true }') : params;
   let text = (o.base ?? readFileSync('config/backtest.yaml', 'utf8')).replace(
@@ -192,6 +194,7 @@ export async function strategyConfig(
     `defaults:\n  strategy:\n    name: ${name}\n    params: ${p}\n`,
   );
   if (o.risk) text = text.replace(/maxPosition: 500 .*/, o.risk);
+  if (o.requoteSeconds !== undefined) text = text.replace(/requoteIntervalSeconds: .*/, `requoteIntervalSeconds: ${o.requoteSeconds}`);
   const file = join(dir, `cfg-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.yaml`);
   writeFileSync(file, text);
   return loadBacktestConfig(file);

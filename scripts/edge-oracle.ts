@@ -9,7 +9,7 @@
  *
  *   node --import tsx scripts/edge-oracle.ts [--seeds 9301-9340] [--hours 1] [--markets 4]
  *     [--flow calibrated] [--fit FILE.json] [--d 0,0.01,0.02] [--size 5,25] [--sides both,away]
- *     [--flatten 0,0.08]
+ *     [--flatten 0,0.08] [--requote SECONDS]
  *
  * d in USDC per share; `--flatten` the flattenPQ values (0: held into the resolution). The risk lines of
  * config/backtest.yaml (maxPosition 500, maxOrderSize 100), fees as there (maker 0, taker 50 bps).
@@ -42,6 +42,8 @@ const sizes = list('--size', '5,25');
 const flattens = list('--flatten', '0');
 const sidesList = flag('--sides', 'both').split(',');
 for (const s of sidesList) if (s !== 'both' && s !== 'away') throw new Error(`--sides: both or away, got ${s}`);
+// --requote S: orders.requoteIntervalSeconds (config/backtest.yaml's 1 s: a market ticked at most once a second)
+const requote = flag('--requote', '');
 const maker = fileURLToPath(new URL('./edge-oracle-maker.ts', import.meta.url));
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-oracle-'));
@@ -52,7 +54,7 @@ try {
       for (const size of sizes)
         for (const d of ds) {
           const params = `{ d: ${d}, size: ${size}, sides: ${sides}, flattenPQ: ${flattenPQ} }`;
-          const cfg = await strategyConfig(work, maker, params);
+          const cfg = await strategyConfig(work, maker, params, requote ? { requoteSeconds: Number(requote) } : {});
           const runs: RunParts[] = [];
           const fills: FillParts[] = [];
           for (const seed of seeds) {
@@ -64,7 +66,9 @@ try {
           }
           const s = summariseParts(runs, fills);
           const p = s.perRun;
-          process.stdout.write(`${JSON.stringify({ d, size, sides, flattenPQ, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, runs })}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ d, size, sides, flattenPQ, requote: requote || null, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, runs })}\n`,
+          );
           const [lo, hi] = s.modelInterval;
           const mh = hours * markets;
           rows.push(
