@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { strategyConfig } from '../../scripts/edge-decompose-run.ts';
 import { parseOracleMakerConfig, quoteOracleMaker, setOracleFair } from '../../scripts/edge-oracle-maker.ts';
 import { MARKET, makeView, S } from '../strategy/make-view.ts';
 
@@ -53,6 +54,19 @@ test('the oracle maker opens only away from the nearer bound with sides: away, a
   assert.throws(() => cfg({ sides: 'one' }), /params\.sides: both or away/);
   assert.throws(() => cfg({ dd: 1 }), /params\.dd: unknown setting/);
   assert.throws(() => cfg({ d: -0.01 }), /params\.d: a number in range/);
+});
+
+test('strategyConfig: the strategy swapped into config/backtest.yaml, the guard appended, and the requote interval replaced when given', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edge-decompose-cfg-'));
+  try {
+    const plain = await strategyConfig(dir, 'bands', '{ inventorySkew: 0.002 }');
+    assert.equal(plain.bot.orders.requoteIntervalMs, 1000, "config/backtest.yaml's 1 s");
+    const fast = await strategyConfig(dir, 'bands', '{ inventorySkew: 0.002 }', { guard: true, requoteSeconds: 0 });
+    assert.equal(fast.bot.orders.requoteIntervalMs, 0);
+    assert.equal((fast.doc as { defaults: { strategy: { params: { toxicity: unknown } } } }).defaults.strategy.params.toxicity, true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const script = (name: string, ...args: string[]) =>
