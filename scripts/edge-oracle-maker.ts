@@ -7,7 +7,9 @@
  * position only on the side away from the nearer bound (an ask below ½, a bid above; the other side
  * only takes the position down). With `flattenPQ` > 0, once min(F, 1 − F) is below it (a market
  * resolves at 5 % from a bound: docs/edge.md, "Markets that resolve and are replaced") it opens
- * nothing and takes any position off by crossing at the touch (a taker order, its fee paid).
+ * nothing and takes any position off by crossing at the touch (a taker order, its fee paid). With
+ * `maxPQ` < ½ it opens a position only where min(F, 1 − F) ≤ maxPQ (lopsided markets, where a step
+ * moves the probability least), elsewhere it only takes a position down.
  *
  * The fair value comes from the script: `setOracleFair(reader)` before each run (the reader of
  * src/backtest/synthetic-source.ts's diagnostics accessor). Without one it quotes nothing.
@@ -23,6 +25,8 @@ export interface OracleMakerConfig {
   readonly sides: 'both' | 'away';
   /** min(F, 1 − F) below which it flattens and opens nothing (0: never) */
   readonly flattenPQ: number;
+  /** min(F, 1 − F) above which it opens nothing, only takes a position down (0.5: opens everywhere) */
+  readonly maxPQ: number;
 }
 
 const KEY = Symbol.for('bookmaker.scripts.edge-oracle.fair');
@@ -42,8 +46,14 @@ export function parseOracleMakerConfig(raw: unknown, path: string): OracleMakerC
   };
   const sides = o.sides ?? 'both';
   if (sides !== 'both' && sides !== 'away') throw new ConfigError(`${path}.sides: both or away, got ${String(sides)}`);
-  for (const k of Object.keys(o)) if (!['d', 'size', 'sides', 'flattenPQ'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
-  return { d: num('d', 0.01, (x) => x >= 0 && x < 0.5), size: num('size', 25, (x) => x > 0), sides, flattenPQ: num('flattenPQ', 0, (x) => x >= 0 && x < 0.5) };
+  for (const k of Object.keys(o)) if (!['d', 'size', 'sides', 'flattenPQ', 'maxPQ'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
+  return {
+    d: num('d', 0.01, (x) => x >= 0 && x < 0.5),
+    size: num('size', 25, (x) => x > 0),
+    sides,
+    flattenPQ: num('flattenPQ', 0, (x) => x >= 0 && x < 0.5),
+    maxPQ: num('maxPQ', 0.5, (x) => x > 0 && x <= 0.5),
+  };
 }
 
 export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): DesiredQuote[] | null {
@@ -64,8 +74,10 @@ export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): Desire
   if (bestAsk !== null) bid = Math.min(bid, bestAsk - tick);
   if (bestBid !== null) ask = Math.max(ask, bestBid + tick);
   // away from the nearer bound: an ask below ½, a bid above; the other side only takes the position down
-  const bidSize = c.sides === 'away' && fair < 0.5 ? Math.min(size, Math.max(0, -net)) : size;
-  const askSize = c.sides === 'away' && fair >= 0.5 ? Math.min(size, Math.max(0, net)) : size;
+  // beyond maxPQ neither side opens
+  const closeOnly = Math.min(fair, 1 - fair) > c.maxPQ;
+  const bidSize = closeOnly || (c.sides === 'away' && fair < 0.5) ? Math.min(size, Math.max(0, -net)) : size;
+  const askSize = closeOnly || (c.sides === 'away' && fair >= 0.5) ? Math.min(size, Math.max(0, net)) : size;
   const out: DesiredQuote[] = [];
   if (bidSize > 0 && bid >= tick) out.push({ side: 'bid', price: bid, size: bidSize });
   if (askSize > 0 && ask <= 1e6 - tick) out.push({ side: 'ask', price: ask, size: askSize });

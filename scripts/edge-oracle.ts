@@ -9,7 +9,7 @@
  *
  *   node --import tsx scripts/edge-oracle.ts [--seeds 9301-9340] [--hours 1] [--markets 4]
  *     [--flow calibrated] [--fit FILE.json] [--d 0,0.01,0.02] [--size 5,25] [--sides both,away]
- *     [--flatten 0,0.08] [--requote SECONDS]
+ *     [--flatten 0,0.08] [--requote SECONDS] [--max-pq 0.5]
  *
  * d in USDC per share; `--flatten` the flattenPQ values (0: held into the resolution). The risk lines of
  * config/backtest.yaml (maxPosition 500, maxOrderSize 100), fees as there (maker 0, taker 50 bps).
@@ -40,6 +40,8 @@ const list = (k: string, d: string) =>
 const ds = list('--d', '0,0.01,0.02');
 const sizes = list('--size', '5,25');
 const flattens = list('--flatten', '0');
+// --max-pq: the maxPQ of every setting (0.5: open everywhere)
+const maxPQ = Number(flag('--max-pq', '0.5'));
 const sidesList = flag('--sides', 'both').split(',');
 for (const s of sidesList) if (s !== 'both' && s !== 'away') throw new Error(`--sides: both or away, got ${s}`);
 // --requote S: orders.requoteIntervalSeconds (config/backtest.yaml's 1 s: a market ticked at most once a second)
@@ -53,7 +55,7 @@ try {
     for (const flattenPQ of flattens)
       for (const size of sizes)
         for (const d of ds) {
-          const params = `{ d: ${d}, size: ${size}, sides: ${sides}, flattenPQ: ${flattenPQ} }`;
+          const params = `{ d: ${d}, size: ${size}, sides: ${sides}, flattenPQ: ${flattenPQ}, maxPQ: ${maxPQ} }`;
           const cfg = await strategyConfig(work, maker, params, requote ? { requoteSeconds: Number(requote) } : {});
           const runs: RunParts[] = [];
           const fills: FillParts[] = [];
@@ -67,7 +69,7 @@ try {
           const s = summariseParts(runs, fills);
           const p = s.perRun;
           process.stdout.write(
-            `${JSON.stringify({ d, size, sides, flattenPQ, requote: requote || null, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, runs })}\n`,
+            `${JSON.stringify({ d, size, sides, flattenPQ, maxPQ, requote: requote || null, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, runs })}\n`,
           );
           const [lo, hi] = s.modelInterval;
           const mh = hours * markets;
