@@ -32,7 +32,7 @@ test('the oracle maker quotes at least d from the fair value, on the tick, never
   );
 });
 
-test('the oracle maker opens only away from the nearer bound with sides: away, and flattens below flattenPQ', (t) => {
+test('the oracle maker opens only away from the nearer bound with sides: away, only below maxPQ, and flattens below flattenPQ', (t) => {
   t.after(() => setOracleFair(undefined));
   const wide = { bids: [{ price: 100_000, size: S }], asks: [{ price: 900_000, size: S }] };
   setOracleFair(() => 0.3);
@@ -47,6 +47,12 @@ test('the oracle maker opens only away from the nearer bound with sides: away, a
       ['bid', 4 * S],
       ['ask', 10 * S],
     ],
+  );
+  // maxPQ 0.2: at 0.3 it opens nothing, and only takes a position down
+  assert.deepEqual(quoteOracleMaker(makeView(wide), cfg({ d: 0.02, maxPQ: 0.2 })), []);
+  assert.deepEqual(
+    quoteOracleMaker(makeView({ ...wide, net: 4 * S }), cfg({ d: 0.02, size: 10, maxPQ: 0.2 }))?.map((q) => [q.side, q.size]),
+    [['ask', 4 * S]],
   );
   setOracleFair(() => 0.06);
   assert.deepEqual(quoteOracleMaker(makeView({ ...wide, net: 7 * S }), cfg({ flattenPQ: 0.08 })), [{ side: 'ask', price: 100_000, size: 7 * S, reduce: true }]);
