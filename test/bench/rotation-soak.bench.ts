@@ -147,6 +147,8 @@ orders:
 feeds:
   balancePollSeconds: 2
   oraclePollSeconds: 60
+watchdog:
+  blockedLimitSeconds: 0     # off: a memory soak must not end on a shared machine's CPU starvation (its own tests cover it)
 `,
 );
 const metricsPort = await freePort();
