@@ -27,10 +27,10 @@
  * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and
  * ~230-450 fills a minute over the 50 markets), so its second half is not flat by construction until
  * they are full: the books (256 fills and 1,024 fill ids a market: ~0.5-1 h and ~2-4 h, twice with
- * the ledger's checkpoint copy from minute 5) and the store's 2,048 fill ids a market (~4-8 h), each
- * id 48 bytes of numbers (src/core/fill-id-slots.ts). The mid history, the own-orders feed's closed orders
- * and the nonce windows take their whole memory at the start (docs/performance.md, "Memory over a
- * long run").
+ * the ledger's checkpoint copy from minute 5) and the store's fill ids (those of the last 15 minutes,
+ * src/state/fill-ids.ts), each id 48 bytes of numbers (src/core/fill-id-slots.ts). The mid history, the own-orders
+ * feed's closed orders and the nonce windows take their whole memory at the start (docs/performance.md,
+ * "Memory over a long run").
  *
  * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
  * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
