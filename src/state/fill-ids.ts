@@ -3,8 +3,22 @@
  * window of the newest ids whose copies share one append-only log, so a fill costs no copy of the
  * window, and a lookup one probe of a hash table instead of a walk over every id.
  *
- * Entry points: `FillIds.EMPTY`, `ids.has(id)`, `ids.push(id, max)` → a new window of at most `max`
+ * Entry points: `FillIds.EMPTY`, `ids.has(id)`, `ids.push(id, max, ts)` → a new window of at most `max`
  * (ids is unchanged), `length`, `toArray()` (oldest first).
+ *
+ * What the window must cover: a fill a feed delivers again. The own-orders feed (the live source of
+ * fills, src/feeds/own-orders-feed.ts) reports a fill only when an order's filled size grows past what
+ * it holds for that order (open orders, and the newest MAX_CLOSED closed ones); it re-delivers an id
+ * only for an order it has forgotten and reads again, and it reads again only orders inserted within a
+ * recent-orders window (at most RECENT_MAX_S, 600 s, after reads failed that long), a lookup or an
+ * ended-orders page of orders it still owes. So an id comes again within about ten minutes of the
+ * first time, by the fills' own times (`ts`: the poll's clock). The window keeps the ids of the last
+ * FILL_ID_HORIZON_MS (15 min) by the newest pushed fill's time, never fewer than the newest
+ * FILL_IDS_KEPT whatever their age, and never more than `max` (the count cap, a backstop: 2,048 by
+ * default, src/state/reduce.ts). It kept 2,048 ids a market before, whatever their age: ~4–8 hours of
+ * fills at soak-memory's rates, ~130 KB a busy market once full (docs/performance.md, "Memory over a
+ * long run"). An id pushed again after the window let it go is a new fill (reduce counts it):
+ * the ledger's unique fill id is the durable guard.
  *
  * How (as src/state/mid-history.ts): a window is [from, from + length) of a log that only ever grows
  * at its end. A push from the window that ends at the log's end appends in place: every window made
@@ -21,6 +35,11 @@
 import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
 import { probeLink } from '../core/probe-table.ts';
 
+/** how far back, by the fills' times (ms), a window keeps ids: beyond a feed's re-delivery (above) */
+export const FILL_ID_HORIZON_MS = 15 * 60_000;
+/** the newest ids a window keeps whatever their age (a quiet market's last fills) */
+export const FILL_IDS_KEPT = 128;
+
 /** ids a log holds beyond the bound: a copy of the window every this many pushes */
 function slackOf(max: number): number {
   return Math.max(8, Math.ceil(max / 4));
@@ -29,6 +48,8 @@ function slackOf(max: number): number {
 /** An append-only log of ids: entries below `n` are never written again. */
 class Log {
   readonly slots: FillIdSlots;
+  /** each entry's fill time, ms (the window's age bound reads it) */
+  ts: Float64Array;
   n = 0;
   /** entry + 1 per cell, 0: empty; every entry below n (none is ever taken out) */
   private table: Int32Array;
@@ -40,15 +61,17 @@ class Log {
     readonly most: number,
   ) {
     this.slots = new FillIdSlots(cap);
+    this.ts = new Float64Array(cap);
     this.table = new Int32Array(tableSize(cap));
     this.mask = this.table.length - 1;
   }
 
-  /** Append an id (parsed just now: `canonical`, hash `h`); the log has room (n < most). */
-  append(id: string, canonical: boolean, h: number): void {
+  /** Append an id (parsed just now: `canonical`, hash `h`) filled at `ts`; the log has room (n < most). */
+  append(id: string, canonical: boolean, h: number, ts: number): void {
     if (this.n === this.slots.capacity) this.grow();
     const s = this.n++;
     this.slots.write(s, id, canonical, h);
+    this.ts[s] = ts;
     this.link(s, h);
   }
 
@@ -68,6 +91,7 @@ class Log {
     if (this.n === this.slots.capacity) this.grow();
     const t = this.n++;
     this.slots.copyFrom(src.slots, s, t);
+    this.ts[t] = src.ts[s]!;
     this.link(t, src.slots.hash(s));
   }
 
@@ -78,6 +102,9 @@ class Log {
   private grow(): void {
     const n = Math.min(this.most, Math.max(8, this.slots.capacity * 2));
     this.slots.grow(n);
+    const ts = new Float64Array(n);
+    ts.set(this.ts);
+    this.ts = ts;
     this.table = new Int32Array(tableSize(n));
     this.mask = this.table.length - 1;
     for (let s = 0; s < this.n; s++) this.link(s, this.slots.hash(s));
@@ -94,10 +121,10 @@ export class FillIds {
     readonly length: number,
   ) {}
 
-  /** A window of these ids (oldest first), at most `max`. */
-  static of(ids: readonly string[], max: number): FillIds {
+  /** A window of these ids (oldest first, filled at `ts`), at most `max`. */
+  static of(ids: readonly string[], max: number, ts = 0): FillIds {
     let out = FillIds.EMPTY;
-    for (const id of ids) out = out.push(id, max);
+    for (const id of ids) out = out.push(id, max, ts);
     return out;
   }
 
@@ -107,22 +134,30 @@ export class FillIds {
     return this.log.holds(id, canonical, fillIdHash(id, canonical), this.from, this.from + this.length);
   }
 
-  /** This window with `id` appended, keeping at most `max` (≥ 1) of the newest: a new window; this one is unchanged. */
-  push(id: string, max: number): FillIds {
-    const keep = Math.min(this.length, Math.max(0, max - 1));
+  /**
+   * This window with `id` (filled at `ts`, ms) appended: a new window (this one is unchanged) of the
+   * newest ids, at most `max` (≥ 1), without those older than FILL_ID_HORIZON_MS before `ts` beyond
+   * the newest FILL_IDS_KEPT (counted from the oldest: a late fill's older time keeps ids, never drops one).
+   */
+  push(id: string, max: number, ts: number): FillIds {
+    let keep = Math.min(this.length, Math.max(0, max - 1));
     const end = this.from + this.length;
+    const log = this.log;
+    const before = ts - FILL_ID_HORIZON_MS;
+    while (keep >= FILL_IDS_KEPT && log.ts[end - keep]! < before) keep--;
     const canonical = parseFillId(id);
     const h = fillIdHash(id, canonical);
-    const log = this.log;
-    if (end === log.n && end < log.most) {
-      log.append(id, canonical, h);
+    // in place while the log's dead entries (below the window) are fewer than twice the window: a
+    // window the age bound keeps small does not hold a log of `max` entries
+    if (end === log.n && end < log.most && end - keep <= 2 * (keep + 1) + 8) {
+      log.append(id, canonical, h, ts);
       return new FillIds(log, end - keep, keep + 1);
     }
     const most = Math.max(1, max) + slackOf(max);
     const out = new Log(Math.min(most, Math.max(8, 2 * (keep + 1))), most);
     // (copying reads no id: the scratch still holds the new id's parts)
     for (let s = end - keep; s < end; s++) out.appendFrom(log, s);
-    out.append(id, canonical, h);
+    out.append(id, canonical, h, ts);
     return new FillIds(out, 0, keep + 1);
   }
 

@@ -39,7 +39,7 @@ export interface ReduceLimits {
   readonly midSamples: number;
   /** minimum spacing of mid samples, ms */
   readonly midSampleMs: number;
-  /** fill ids remembered per market for de-duplication */
+  /** fill ids remembered per market for de-duplication, at most (a backstop: src/state/fill-ids.ts keeps those of the last 15 min) */
   readonly fillIds: number;
   /** venue health window, ms */
   readonly venueWindowMs: number;
@@ -160,7 +160,7 @@ function reduceBook(m: MarketState, ev: BookEvent, lim: ReduceLimits): MarketSta
 function reduceFill(m: MarketState, e: Extract<StateEvent, { type: 'OrderFilled' }>, lim: ReduceLimits): MarketState {
   if (e.fillId !== undefined && m.fillIds.has(e.fillId)) return m;
   const { position, held } = positionAfterFill(m.position, m.held, e);
-  const fillIds = e.fillId === undefined ? m.fillIds : m.fillIds.push(e.fillId, lim.fillIds);
+  const fillIds = e.fillId === undefined ? m.fillIds : m.fillIds.push(e.fillId, lim.fillIds, e.ts);
   // markouts and attribution against the mid the bot knew just before the fill
   const y = yesTermsTrade(e);
   const edge = onFillEdge(m.edge, e.ts, y.qty, y.price, e.fee, m.lastMid2);

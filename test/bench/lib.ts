@@ -1,6 +1,6 @@
 /** Shared helpers for benchmarks: timing loops, percentiles, the table and the last-line JSON. */
 import os from 'node:os';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface BenchResult {
@@ -160,4 +160,74 @@ const MOVED: Readonly<Record<string, string>> = {
 export function inTree(root: string, path: string): string {
   const before = MOVED[path];
   return before !== undefined && !existsSync(resolve(root, path)) ? before : path;
+}
+
+/** one reading of test/bench/heap-probe.mjs, `t` in minutes since the soak's start */
+export interface ProbeReading {
+  t: number;
+  spaces: Record<string, number>;
+  arrayBuffers: number;
+  external: number;
+  rss: number;
+}
+
+/** the readings test/bench/heap-probe.mjs appended to `file` (none when it has not written any) */
+export function readProbes(file: string, t0: number): ProbeReading[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const p = JSON.parse(l) as { at: number; spaces: Record<string, number>; arrayBuffers: number; external: number; rss: number };
+      return { t: (p.at - t0) / 60_000, spaces: p.spaces, arrayBuffers: p.arrayBuffers, external: p.external, rss: p.rss };
+    });
+}
+
+const MB = 2 ** 20;
+/** the soaks' criterion figure, MB: V8's heap (every space) after full collections, plus typed arrays' stores */
+export function probeLive(p: ProbeReading, withCode = true): number {
+  let sum = p.arrayBuffers;
+  for (const [name, used] of Object.entries(p.spaces)) if (withCode || name !== 'code_space') sum += used;
+  return sum / MB;
+}
+
+/**
+ * The heap probes of a soak's second half: the reading nearest its start and its last, each space's and the
+ * array buffers' change between them (MB), and the growth (slope × duration, as `secondHalf`) of the live
+ * figure with array buffers, with and without code space.
+ */
+export function probeSecondHalf(
+  probes: readonly ProbeReading[],
+  minutes: number,
+): { rows: [string, string | number][]; growth: number; growthNoCode: number; start: number; end: number } | null {
+  if (probes.length < 2) return null;
+  const start = probes.reduce((best, p) => (Math.abs(p.t - minutes / 2) < Math.abs(best.t - minutes / 2) ? p : best));
+  const end = probes.at(-1)!;
+  const f = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(2);
+  const names = [...new Set([...Object.keys(start.spaces), ...Object.keys(end.spaces)])];
+  const deltas = names.map((n) => `${n.replace(/_space$/, '')} ${f(((end.spaces[n] ?? 0) - (start.spaces[n] ?? 0)) / MB)}`);
+  deltas.push(`arrayBuffers ${f((end.arrayBuffers - start.arrayBuffers) / MB)}`, `external ${f((end.external - start.external) / MB)}`);
+  const growth = secondHalf(
+    probes.map((p) => ({ t: p.t, v: probeLive(p) })),
+    minutes,
+  ).growth;
+  const growthNoCode = secondHalf(
+    probes.map((p) => ({ t: p.t, v: probeLive(p, false) })),
+    minutes,
+  ).growth;
+  const at = (p: ProbeReading) =>
+    `${p.t.toFixed(1)} min: ${probeLive(p).toFixed(2)} MB (code ${((p.spaces.code_space ?? 0) / MB).toFixed(2)}, AB ${(p.arrayBuffers / MB).toFixed(2)})`;
+  return {
+    rows: [
+      ['heap probe (2 full GCs) at the 2nd half start / end', `${at(start)} / ${at(end)}`],
+      ['2nd-half change by space MB (end - start)', deltas.join(', ')],
+      ['2nd-half growth MB, live heap + array buffers (slope × duration, every minute)', growth],
+      ['the same without code space', growthNoCode],
+      ['live+AB MB each minute', probes.map((p) => `${p.t.toFixed(1)}:${probeLive(p).toFixed(2)}`).join(' ')],
+    ],
+    growth,
+    growthNoCode,
+    start: probeLive(start),
+    end: probeLive(end),
+  };
 }

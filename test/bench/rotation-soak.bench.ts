@@ -17,9 +17,14 @@
  *   after it stopped (must be 0);
  * - the heap left after each full (mark-compact) collection, from the bot's `--trace-gc`: first, middle,
  *   last and second-half growth (RSS alone cannot tell a leak from V8 letting its heap grow);
- * - event-loop lag p99 (the largest and the median of the samples).
+ * - event-loop lag p99 (the largest and the median of the samples);
+ * - every minute, the bot's heap after two full collections, by V8 heap space, and its array buffers
+ *   (test/bench/heap-probe.mjs, preloaded): the criterion's figure (flat: ≤ +0.5 MB over the second
+ *   half) is that heap plus array buffers, which `--trace-gc`'s live heap leaves out.
  *
- *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10]
+ * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this tree's sim and readings.
+ *
+ *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
  *
  * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
  * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
@@ -29,7 +34,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
-import { markCompact, report, secondHalf } from './lib.ts';
+import { markCompact, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
 import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 import { freePort } from '../support/net.ts';
 
@@ -49,6 +54,9 @@ const PAUSE_BEFORE_DEADLINE = Math.max(1, Math.min(30, Math.round(LIFETIME / 10)
 const SEED = 42;
 const KEY = 'rotation-soak-key';
 const ROOT = new URL('../../', import.meta.url).pathname;
+const treeAt = process.argv.indexOf('--tree');
+/** the checkout whose bot runs (`--tree DIR`, e.g. the baseline's); the sim is always this tree's */
+const BOT_ROOT = treeAt >= 0 ? process.argv[treeAt + 1]! : ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function child(
@@ -56,8 +64,9 @@ function child(
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
   onLine?: (line: string) => boolean,
+  cwd = ROOT,
 ): { proc: ChildProcess; out: () => string; exited: Promise<number | null> } {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...nodeArgs, 'src/cli/main.ts', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // a soak that ends on an error (the bot exited, say) must not leave the other child running: the sim of a failed
   // hour-long soak stayed up, quoting its markets, until someone killed it
   process.on('exit', () => {
@@ -99,6 +108,7 @@ const sim = child(
     String(LIFETIME),
   ],
   process.env,
+  ['--import', 'tsx'],
 );
 let baseUrl = '';
 for (;;) {
@@ -137,16 +147,19 @@ orders:
 feeds:
   balancePollSeconds: 2
   oraclePollSeconds: 60
+watchdog:
+  blockedLimitSeconds: 0     # off: a memory soak must not end on a shared machine's CPU starvation (its own tests cover it)
 `,
 );
 const metricsPort = await freePort();
 /** the heap V8 keeps after each full (mark-compact) collection: what the bot really holds, RSS saw-tooth aside */
 const majors: { isolate: string; at: number; live: number }[] = [];
 const spawnedAt = Date.now();
+const PROBE_FILE = join(dir, 'heap-probe.jsonl');
 const bot = child(
   ['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'],
-  { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey },
-  ['--trace-gc'],
+  { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey, BOOKMAKER_HEAP_PROBE: PROBE_FILE },
+  ['--trace-gc', '--import', 'tsx', '--import', new URL('./heap-probe.mjs', import.meta.url).pathname],
   (line) => {
     if (!line.includes(' ms: ')) return false;
     // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
@@ -154,6 +167,7 @@ const bot = child(
     if (g && g.isolate !== null) majors.push({ isolate: g.isolate, at: spawnedAt + g.ms, live: g.live });
     return true;
   },
+  BOT_ROOT,
 );
 
 const auth = { authorization: `Bearer ${KEY}` };
@@ -256,7 +270,13 @@ const end = t0 + MINUTES * 60_000;
 const samples: ({ t: number } & Metrics)[] = [];
 let worstLeft = 0;
 let worstLeftMarkets: string[] = [];
+// a heap probe (test/bench/heap-probe.mjs) every minute from the start, and one at the end
+let nextProbe = t0;
 while (Date.now() < end) {
+  if (Date.now() >= nextProbe) {
+    bot.proc.kill('SIGWINCH');
+    nextProbe += 60_000;
+  }
   await sleep(SAMPLE_MS);
   if (bot.proc.exitCode !== null) throw new Error(`the bot exited during the soak (code ${bot.proc.exitCode}): ${bot.out().slice(-4000)}`);
   if (sim.proc.exitCode !== null) throw new Error(`the sim exited during the soak (code ${sim.proc.exitCode})`);
@@ -285,6 +305,10 @@ let created = 0;
     cursor = page.markets.length ? page.cursor : null;
   } while (cursor);
 }
+const probesBefore = readProbes(PROBE_FILE, t0).length;
+bot.proc.kill('SIGWINCH');
+for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && bot.proc.exitCode === null; i++) await sleep(100);
+const probed = probeSecondHalf(readProbes(PROBE_FILE, t0), MINUTES);
 bot.proc.kill('SIGTERM');
 const botCode = await bot.exited;
 const afterStop = (await openOrders()).length;
@@ -333,10 +357,12 @@ report(
     ['full GCs (mark-compact) in the soak', String(liveSeries.length)],
     ['live heap MB after the first / middle / last full GC', `${r1(liveFirst)} / ${r1(liveMiddle)} / ${r1(liveLast)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : NaN],
+    ...(probed?.rows ?? [['heap probe', 'no readings'] as [string, string]]),
     ['most open orders at once in retired markets (must be 0)', `${worstLeft}${worstLeftMarkets.length ? ` in ${worstLeftMarkets.join(', ')}` : ''}`],
     ['open orders after the bot stopped (must be 0)', String(afterStop)],
     ['event-loop lag p99 ms: largest / median sample', `${r1(lagMax)} / ${r1(lagMedian)}`],
     ['bot exit code after SIGTERM', String(botCode ?? -1)],
+    ['bot tree', BOT_ROOT],
   ],
   {
     name: 'rotation-soak',
@@ -349,6 +375,8 @@ report(
     liveHeapMiddleMb: liveMiddle,
     liveHeapLastMb: liveLast,
     liveHeapSecondHalfGrowthMb: live.n >= 2 ? r1(live.growth) : null,
+    liveWithArrayBuffersSecondHalfGrowthMb: probed ? Math.round(probed.growth * 100) / 100 : null,
+    liveWithArrayBuffersNoCodeSecondHalfGrowthMb: probed ? Math.round(probed.growthNoCode * 100) / 100 : null,
     marketsCreated: created,
     marketsStarted: last.started,
     marketsRetired: last.retired,

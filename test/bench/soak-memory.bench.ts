@@ -13,6 +13,13 @@
  * is reported the same way (first and last, second-half growth). A structure that grows with time
  * shows there even when the RSS saw-tooth hides it.
  *
+ * `--trace-gc`'s live heap leaves out typed arrays' stores (ArrayBuffers), where the bounded id windows
+ * keep their entries. So the bot also preloads test/bench/heap-probe.mjs, which the bench signals every
+ * minute: two full collections, then V8's heap spaces and the array buffers. The criterion's figure
+ * (flat: ≤ +0.5 MB over the second half) is that reading's heap (every space) plus array buffers, its
+ * growth over the second half; the table also gives each space's change and the figure without code
+ * space (V8 compiling hot functions later in the run, not the bot's data).
+ *
  * `--heap-mb N` runs the bot with NODE_OPTIONS=--max-old-space-size=N: V8 otherwise lets the old
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
@@ -20,10 +27,10 @@
  * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and
  * ~230-450 fills a minute over the 50 markets), so its second half is not flat by construction until
  * they are full: the books (256 fills and 1,024 fill ids a market: ~0.5-1 h and ~2-4 h, twice with
- * the ledger's checkpoint copy from minute 5) and the store's 2,048 fill ids a market (~4-8 h), each
- * id 48 bytes of numbers (src/core/fill-id-slots.ts). The mid history, the own-orders feed's closed orders
- * and the nonce windows take their whole memory at the start (docs/performance.md, "Memory over a
- * long run").
+ * the ledger's checkpoint copy from minute 5) and the store's fill ids (those of the last 15 minutes,
+ * src/state/fill-ids.ts), each id 48 bytes of numbers (src/core/fill-id-slots.ts). The mid history, the own-orders
+ * feed's closed orders and the nonce windows take their whole memory at the start (docs/performance.md,
+ * "Memory over a long run").
  *
  * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
  * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
@@ -47,7 +54,7 @@ import { createLocalExchange } from '../../src/sim/local-exchange.ts';
 import { generatedMarketInput } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { Address } from '../../src/model/order.ts';
-import { markCompact, report, secondHalf } from './lib.ts';
+import { markCompact, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 const arg = (name: string, d: number): number => {
@@ -145,14 +152,17 @@ ${SNAPSHOTS.length > 0 ? 'watchdog:\n  blockedLimitSeconds: 0     # off: a heap 
 );
 
 const spawnedAt = Date.now();
+const PROBE_FILE = join(dir, 'heap-probe.jsonl');
+const PROBE = new URL('./heap-probe.mjs', import.meta.url).pathname;
 const child = spawn(
   process.execPath,
-  ['--trace-gc', '--import', 'tsx', 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'],
+  ['--trace-gc', '--import', 'tsx', '--import', PROBE, 'src/cli/main.ts', 'run', '-c', cfg, '--api-key', KEY, '--log-level', 'error', '--summary-seconds', '0'],
   {
     cwd: ROOT,
     env: {
       ...process.env,
       BOOKMAKER_PRIVATE_KEY: pk,
+      BOOKMAKER_HEAP_PROBE: PROBE_FILE,
       NODE_OPTIONS: [
         process.env.NODE_OPTIONS ?? '',
         HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
@@ -197,8 +207,14 @@ const t0 = Date.now();
 const u0 = updates;
 const end = t0 + MINUTES * 60_000;
 const snapAt = SNAPSHOTS.filter((m) => m <= MINUTES);
+// a heap probe (test/bench/heap-probe.mjs) every minute from the start, and one at the end
+let nextProbe = t0;
 while (Date.now() < end) {
-  await sleep(Math.max(0, Math.min(5_000, snapAt.length > 0 ? t0 + snapAt[0]! * 60_000 - Date.now() : 5_000)));
+  if (Date.now() >= nextProbe) {
+    child.kill('SIGWINCH');
+    nextProbe += 60_000;
+  }
+  await sleep(Math.max(0, Math.min(5_000, nextProbe - Date.now(), snapAt.length > 0 ? t0 + snapAt[0]! * 60_000 - Date.now() : 5_000)));
   if (snapAt.length > 0 && Date.now() >= t0 + snapAt[0]! * 60_000) {
     process.stderr.write(`soak ${snapAt.shift()} min: heap snapshot of the bot into ${SNAPSHOT_DIR}\n`);
     child.kill('SIGUSR2');
@@ -212,6 +228,10 @@ while (Date.now() < end) {
   );
 }
 const rate = (updates - u0) / ((Date.now() - t0) / 1000) / MARKETS;
+const probesBefore = readProbes(PROBE_FILE, t0).length;
+child.kill('SIGWINCH');
+for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && child.exitCode === null; i++) await sleep(100);
+const probed = probeSecondHalf(readProbes(PROBE_FILE, t0), MINUTES);
 const openBefore = (await (
   await fetch(`${baseUrl}/orders?trader=${ex.state.keys.get(KEY)!.wallet}&status=open&limit=100`, { headers: { authorization: `Bearer ${KEY}` } })
 ).json()) as { orders: unknown[] };
@@ -259,6 +279,7 @@ report(
     ['full GCs (mark-compact) in the run, main isolate (others left out)', `${liveSeries.length} (${otherIsolates})`],
     ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
+    ...(probed?.rows ?? [['heap probe', 'no readings'] as [string, string]]),
     ['bot exit code after SIGTERM', code ?? -1],
     ['bot tree', ROOT],
     ['live heap MB after each full GC (minute:MB)', liveSeries.map((g) => `${g.t.toFixed(1)}:${g.v.toFixed(1)}`).join(' ')],
@@ -274,6 +295,8 @@ report(
     rssEndMb: Math.round(samples.at(-1)!.rss * 10) / 10,
     liveHeapLastMb: liveLast,
     liveHeapSecondHalfGrowthMb: live.n >= 2 ? Math.round(live.growth * 10) / 10 : null,
+    liveWithArrayBuffersSecondHalfGrowthMb: probed ? Math.round(probed.growth * 100) / 100 : null,
+    liveWithArrayBuffersNoCodeSecondHalfGrowthMb: probed ? Math.round(probed.growthNoCode * 100) / 100 : null,
     updatesPerSecondPerMarket: Math.round(rate * 10) / 10,
     heapCapMb: HEAP_MB,
     baseline: 'target 200 MB',

@@ -2,11 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FillIds } from '../../src/state/fill-ids.ts';
+import { FILL_ID_HORIZON_MS, FILL_IDS_KEPT, FillIds } from '../../src/state/fill-ids.ts';
 import { DEFAULT_LIMITS, reduce } from '../../src/state/reduce.ts';
 import { emptyState, type StoreState } from '../../src/state/market-state.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
+import { recentWindow } from '../../src/feeds/own-orders-feed.ts';
 import { liveHeap } from '../support/retained-heap.ts';
 
 /** The plain array the store kept before: the newest `max`, a new array per push. */
@@ -39,7 +40,7 @@ describe('FillIds', () => {
         for (const [pick, idx] of steps) {
           const from = pick % 4 === 0 ? versions[pick % versions.length]! : versions[versions.length - 1]!;
           const id = POOL[idx]!;
-          versions.push([from[0].push(id, max), pushBounded(from[1], id, max)]);
+          versions.push([from[0].push(id, max, 0), pushBounded(from[1], id, max)]);
         }
         versions.forEach(([w, want], i) => {
           assert.deepEqual(w.toArray(), want, `version ${i}`);
@@ -48,6 +49,44 @@ describe('FillIds', () => {
         });
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("keeps the ids of the last 15 minutes by the fills' times, never fewer than the newest 128, never more than max", () => {
+    /** the window as a plain array of (id, time): the rule of src/state/fill-ids.ts written out */
+    const model = (list: readonly [string, number][], id: string, max: number, ts: number): [string, number][] => {
+      let keep = Math.min(list.length, max - 1);
+      while (keep >= FILL_IDS_KEPT && list[list.length - keep]![1] < ts - FILL_ID_HORIZON_MS) keep--;
+      return [...list.slice(list.length - keep), [id, ts]];
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 400 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: -60_000, max: 120_000 })), { minLength: 100, maxLength: 600 }),
+        (max, steps) => {
+          const versions: [FillIds, [string, number][]][] = [[FillIds.EMPTY, []]];
+          let ts = 0;
+          steps.forEach(([pick, dt], i) => {
+            ts += dt; // mostly forward, sometimes a late fill
+            const from = pick % 16 === 0 ? versions[pick % versions.length]! : versions[versions.length - 1]!;
+            const id = feedId(i, 1_000_000);
+            versions.push([from[0].push(id, max, ts), model(from[1], id, max, ts)]);
+          });
+          versions.forEach(([w, want], i) => {
+            assert.deepEqual(
+              w.toArray(),
+              want.map((e) => e[0]),
+              `version ${i}`,
+            );
+            for (const [id] of want) assert.equal(w.has(id), true);
+          });
+          // ids the newest window let go (or never had: a fork's) are not in it
+          const [last, want] = versions.at(-1)!;
+          const held = new Set(want.map((e) => e[0]));
+          for (let i = 0; i < steps.length; i++) assert.equal(last.has(feedId(i, 1_000_000)), held.has(feedId(i, 1_000_000)));
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 
@@ -61,13 +100,28 @@ describe('FillIds', () => {
     const markets: FillIds[] = Array(50).fill(FillIds.EMPTY);
     const start = liveHeap();
     // ids made here and dropped: the window alone holds them
-    for (let i = 0; i < 400; i++) for (let m = 0; m < 50; m++) markets[m] = markets[m]!.push(feedId(i * 50 + m, 1_000_000 * (1 + (i % 7))), 2_048);
+    for (let i = 0; i < 400; i++) for (let m = 0; m < 50; m++) markets[m] = markets[m]!.push(feedId(i * 50 + m, 1_000_000 * (1 + (i % 7))), 2_048, i);
     const perId = (liveHeap() - start) / (400 * 50);
     assert.deepEqual(
       markets.map((w) => w.length),
       Array(50).fill(400),
     );
     assert.ok(perId < 90, `retained ${perId.toFixed(0)} bytes an id`);
+  });
+
+  it("holds a quarter hour of a busy market's ids, not 2,048: three hours of fills retain under 40 KB a market", () => {
+    // 50 markets, a fill every 5.4 s each (~11 a minute, soak-memory's busiest) for 3 hours: 2,000 fills a market,
+    // which the count bound alone kept whole (~130 KB a market)
+    const markets: FillIds[] = Array(50).fill(FillIds.EMPTY);
+    const start = liveHeap();
+    for (let i = 0; i < 2_000; i++) for (let m = 0; m < 50; m++) markets[m] = markets[m]!.push(feedId(i * 50 + m, 1_000_000), 2_048, i * 5_400);
+    const perMarket = (liveHeap() - start) / 50;
+    const inWindow = Math.floor(FILL_ID_HORIZON_MS / 5_400) + 1;
+    assert.deepEqual(
+      markets.map((w) => w.length),
+      Array(50).fill(inWindow),
+    );
+    assert.ok(perMarket < 40_000, `retained ${perMarket.toFixed(0)} bytes a market`);
   });
 });
 
@@ -106,6 +160,41 @@ describe("the store's de-duplication window (DEFAULT_LIMITS.fillIds)", () => {
     const again = reduce(s, fill(feedId(2, 1_000_000), max + 2), DEFAULT_LIMITS);
     assert.equal(again.markets.get(M), s.markets.get(M));
     assert.equal(fills(reduce(s, fill(feedId(1, 1_000_000), max + 2), DEFAULT_LIMITS)), max + 3);
+  });
+
+  it('drops a repeated id within 15 minutes of fills; one older, beyond the newest 128, is a new fill', () => {
+    let s = emptyState();
+    const MIN = 60_000;
+    // 400 fills, one every 6 s: 40 minutes
+    for (let i = 0; i < 400; i++) s = reduce(s, fill(feedId(i, 1_000_000), i * 6_000), DEFAULT_LIMITS);
+    const now = 399 * 6_000;
+    const w = s.markets.get(M)!.fillIds;
+    // the window: the fills of the last 15 minutes (151 of them), more than the 128 kept whatever their age
+    assert.equal(w.length, 15 * 10 + 1);
+    // a repeat of a fill 14.9 minutes old: dropped, nothing changes
+    const recent = 399 - 149;
+    assert.ok(now - recent * 6_000 < 15 * MIN);
+    assert.equal(reduce(s, fill(feedId(recent, 1_000_000), now + 1), DEFAULT_LIMITS).markets.get(M), s.markets.get(M));
+    // a repeat of a fill 20 minutes old: beyond the window, counted as a new fill (the ledger's unique id is the durable guard)
+    const old = 399 - 200;
+    assert.equal(fills(reduce(s, fill(feedId(old, 1_000_000), now + 1), DEFAULT_LIMITS)), 401);
+  });
+
+  it("covers the own-orders feed's longest re-read: its recent-orders window after reads failed for hours", () => {
+    const longest = recentWindow(10 * 3_600_000, 0, 600) * 1_000;
+    assert.equal(longest, 600_000);
+    // with room for the polls around it (the bench's and the default's are seconds)
+    assert.ok(FILL_ID_HORIZON_MS >= longest + 5 * 60_000);
+  });
+
+  it('a quiet market keeps its newest 128 ids whatever their age', () => {
+    let s = emptyState();
+    // 200 fills an hour apart
+    for (let i = 0; i < 200; i++) s = reduce(s, fill(feedId(i, 1_000_000), i * 3_600_000), DEFAULT_LIMITS);
+    const w = s.markets.get(M)!.fillIds;
+    assert.equal(w.length, FILL_IDS_KEPT);
+    assert.equal(w.has(feedId(200 - FILL_IDS_KEPT, 1_000_000)), true);
+    assert.equal(w.has(feedId(199 - FILL_IDS_KEPT, 1_000_000)), false);
   });
 
   it('an earlier state still answers as it did after later fills (the metrics read the state before a change)', () => {

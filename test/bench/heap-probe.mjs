@@ -1,0 +1,31 @@
+/**
+ * heap-probe: preloaded into a soak bench's bot (`--import tsx --import <this file>`, from the bench's
+ * own tree, so a baseline checkout's bot is read the same way). On SIGWINCH (a signal a bot whose
+ * output is a pipe has no other use for) the main thread runs two full collections, then appends one
+ * JSON line to the file named by BOOKMAKER_HEAP_PROBE: the time, V8's heap spaces (used bytes each:
+ * new, old, code, map, large-object …) and `process.memoryUsage()`'s arrayBuffers and external.
+ *
+ * `--trace-gc`'s live heap leaves out typed arrays' backing stores (ArrayBuffers, kept outside V8's
+ * heap), where the bounded id windows keep their entries: the soak benches add `arrayBuffers` to the
+ * spaces' sum for the figure their criterion reads (`probeLive` in test/bench/lib.ts). Plain JS: a
+ * worker thread the bot starts inherits the preload, before tsx can load TypeScript there.
+ */
+import { appendFileSync } from 'node:fs';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
+
+const file = process.env.BOOKMAKER_HEAP_PROBE;
+if (isMainThread && file !== undefined && file !== '') {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  process.on('SIGWINCH', () => {
+    gc();
+    gc();
+    const spaces = {};
+    for (const s of getHeapSpaceStatistics()) spaces[s.space_name] = s.space_used_size;
+    const m = process.memoryUsage();
+    const line = { at: Date.now(), spaces, arrayBuffers: m.arrayBuffers, external: m.external, rss: m.rss };
+    appendFileSync(file, `${JSON.stringify(line)}\n`);
+  });
+}
