@@ -148,7 +148,8 @@ describe("KeptFills' fill ids", () => {
     );
   });
 
-  it('a kept fill and its remembered id retain under 140 bytes together, where the id string made it ~290', () => {
+  // ~140 bytes measured (the bound had no room: 1 run in 4 read 140.x on a loaded machine); the id string made it ~290
+  it('a kept fill and its remembered id retain under 160 bytes together, where the id string made it ~290', () => {
     const books = Array.from({ length: 50 }, () => {
       const memory = new IdMemory(1_024);
       const k = new KeptFills(257);
@@ -164,6 +165,6 @@ describe("KeptFills' fill ids", () => {
       }
     const perFill = (liveHeap() - start) / (200 * 50);
     assert.equal(books[7]!.k.length, 200);
-    assert.ok(perFill < 140, `retained ${perFill.toFixed(0)} bytes a fill`);
+    assert.ok(perFill < 160, `retained ${perFill.toFixed(0)} bytes a fill`);
   });
 });
