@@ -29,6 +29,7 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { sampleIndex, traceHiddenFair } from './fair-trace.ts';
 import type { AgentOverrides } from '../src/sim/flow-presets.ts';
 import { syntheticFlags } from './synthetic-flags.ts';
 
@@ -94,26 +95,19 @@ for (const run of runs) {
   const byBoundSide = { toward: PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 })), away: PQ_EDGES.map(() => ({ fills: 0, shares: 0, edge: 0 })) };
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     const source = await liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
-    // the hidden fair value, sampled 1 ms after every agent step (the agents step every 500 ms from
-    // the start) and kept under the step's time: the value the step's takers traded on
-    const trace = new Map<string, { t: number[]; p: number[]; jump: number[] }>();
-    const ids = source.manifest.markets.map((m) => m.id);
-    for (const id of ids) trace.set(id.toLowerCase(), { t: [], p: [], jump: [] });
-    const clock = source.live.clock;
-    const sample = (): void => {
-      for (const id of ids) {
-        const f = source.live.hiddenFair?.(id);
-        if (f === undefined) continue;
-        const tr = trace.get(id.toLowerCase())!;
-        const prev = tr.p.length ? tr.p[tr.p.length - 1]! : f;
-        const lg = (x: number) => Math.log(x / (1 - x));
-        if (Math.abs(lg(f) - lg(prev)) >= 0.2) tr.jump.push(clock.now() - 1);
-        tr.t.push(clock.now() - 1);
-        tr.p.push(f);
+    // the hidden fair value, sampled 1 ms after every agent step and kept under the step's time (the
+    // value the step's takers traded on: scripts/fair-trace.ts), and the times of its jumps (a step of
+    // ≥ 0.2 in log-odds)
+    const jumps = new Map<string, number[]>();
+    const lg = (x: number) => Math.log(x / (1 - x));
+    const trace = traceHiddenFair(source, (key, tr, f, t) => {
+      const prev = tr.p.length ? tr.p[tr.p.length - 1]! : f;
+      if (Math.abs(lg(f) - lg(prev)) >= 0.2) {
+        const js = jumps.get(key);
+        if (js) js.push(t);
+        else jumps.set(key, [t]);
       }
-      if (clock.now() + 500 < source.live.end) clock.setTimeout(sample, 500);
-    };
-    clock.setTimeout(sample, 501);
+    });
     const bt = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
     const s = buildSummary(bt);
     perSeed.push(s.pnl.total);
@@ -127,13 +121,8 @@ for (const run of runs) {
     c.fills.forEach((f, i) => {
       const tr = trace.get(f.marketId.toLowerCase());
       if (!tr || tr.t.length === 0) return;
-      let lo = 0;
-      let hi = tr.t.length - 1;
-      while (lo < hi) {
-        const m = (lo + hi + 1) >> 1;
-        if (tr.t[m]! <= f.at) lo = m;
-        else hi = m - 1;
-      }
+      // (a fill before the first sample reads the first)
+      const lo = Math.max(0, sampleIndex(tr, f.at));
       const fair = tr.p[lo]!;
       // the fair value's move after the fill, in the bot's favour (what holding the fill earned)
       for (const [k, h] of [
@@ -176,7 +165,7 @@ for (const run of runs) {
         const halfTicks = Math.round(Math.abs(mid2 / 2e6 - price) / (tick / 2));
         b.fromMid[Math.min(6, halfTicks)]!++;
       }
-      if (tr.jump.some((j) => j <= f.at && f.at - j <= 30_000)) b.afterJump++;
+      if ((jumps.get(f.marketId.toLowerCase()) ?? []).some((j) => j <= f.at && f.at - j <= 30_000)) b.afterJump++;
     });
   }
   const edge = right.edge + wrong.edge;

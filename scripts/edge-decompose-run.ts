@@ -24,6 +24,7 @@ import { type MeanCi, meanCi, t975 } from '../src/backtest/mean-ci.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { sampleIndex, traceHiddenFair } from './fair-trace.ts';
 import { type AgentOverrides, CALIBRATED_FIT, type CalibratedFit, calibratedAgents, type FlowPreset } from '../src/sim/flow-presets.ts';
 
 /** The parts of a fill or a run, USDC (see the header). */
@@ -90,35 +91,12 @@ export async function decomposeRun(o: DecomposeOptions): Promise<{ run: RunParts
     const real = byLower.get(id.toLowerCase());
     return real === undefined ? undefined : source.live.hiddenFair?.(real);
   });
-  const trace = new Map<string, { t: number[]; p: number[] }>();
-  for (const id of ids) trace.set(id.toLowerCase(), { t: [], p: [] });
-  const clock = source.live.clock;
   // the fair value 1 ms after every agent step (every 500 ms from the start), kept under the step's time
-  const sample = (): void => {
-    for (const id of ids) {
-      const f = source.live.hiddenFair?.(id);
-      if (f === undefined) continue;
-      const tr = trace.get(id.toLowerCase())!;
-      tr.t.push(clock.now() - 1);
-      tr.p.push(f);
-    }
-    if (clock.now() + 500 < source.live.end) clock.setTimeout(sample, 500);
-  };
-  clock.setTimeout(sample, 501);
+  const trace = traceHiddenFair(source);
   const bt = await runBacktest({ source, ranking: null, config: o.cfg.bot, settings: o.cfg.settings });
   const s = buildSummary(bt);
   const c = bt.collector;
-  const at = (tr: { t: number[] }, x: number): number => {
-    if (tr.t.length === 0 || tr.t[0]! > x) return -1;
-    let lo = 0;
-    let hi = tr.t.length - 1;
-    while (lo < hi) {
-      const m = (lo + hi + 1) >> 1;
-      if (tr.t[m]! <= x) lo = m;
-      else hi = m - 1;
-    }
-    return lo;
-  };
+  const at = sampleIndex;
   const run = zero();
   const fills: FillParts[] = [];
   let shares = 0;

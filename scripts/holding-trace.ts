@@ -26,6 +26,7 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { sampleIndex, traceHiddenFair } from './fair-trace.ts';
 import { formatMeanCi, meanCi, t975 } from '../src/backtest/mean-ci.ts';
 import { syntheticFlags } from './synthetic-flags.ts';
 import { STRATEGY_EXAMPLES } from '../test/bench/capture-walk-forward.ts';
@@ -67,38 +68,14 @@ const perSeed = { pnl: [] as number[], edge: [] as number[], lessResolution: [] 
 
 for (let seed = s0!; seed <= s1; seed++) {
   const source = await liveSyntheticSource({ seed, hours, markets, flow });
-  const trace = new Map<string, { t: number[]; p: number[] }>();
-  const ids = source.manifest.markets.map((m) => m.id.toLowerCase());
-  for (const id of ids) trace.set(id, { t: [], p: [] });
-  const clock = source.live.clock;
-  const sample = (): void => {
-    for (const id of source.manifest.markets.map((m) => m.id)) {
-      const f = source.live.hiddenFair?.(id);
-      if (f === undefined) continue;
-      const tr = trace.get(id.toLowerCase())!;
-      tr.t.push(clock.now() - 1);
-      tr.p.push(f);
-    }
-    if (clock.now() + 500 < source.live.end) clock.setTimeout(sample, 500);
-  };
-  clock.setTimeout(sample, 501);
+  const trace = traceHiddenFair(source);
   const bt = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
   const s = buildSummary(bt);
   const c = bt.collector;
   const seedT = { pnl: s.pnl.total, edge: 0, h60: 0, h300: 0, hRest: 0, resolution: 0, endMark: 0 };
   T.pnl += s.pnl.total;
   T.fees += s.pnl.attribution.fees;
-  const at = (tr: { t: number[] }, x: number): number => {
-    let lo = 0;
-    let hi = tr.t.length - 1;
-    if (tr.t[0]! > x) return -1;
-    while (lo < hi) {
-      const m = (lo + hi + 1) >> 1;
-      if (tr.t[m]! <= x) lo = m;
-      else hi = m - 1;
-    }
-    return lo;
-  };
+  const at = sampleIndex;
   c.markets.forEach((mid, m) => {
     const tr = trace.get(mid.toLowerCase());
     const fills = c.fills.filter((f) => f.market === m);
