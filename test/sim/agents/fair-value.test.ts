@@ -9,7 +9,8 @@ import { createRng } from '../../../src/sim/rng.ts';
 import { FLOW_PRESETS, flowPresetAgents } from '../../../src/sim/flow-presets.ts';
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-// the calibrated preset's walk: 0.025 logit/√s, a jump of σ 0.9 every 150 s
+// a walk like the calibrated preset's as it was fitted on 2026-11-29 (0.025 logit/√s, a jump of σ 0.9 every 150 s;
+// today's: CALIBRATED_FIT in src/sim/flow-presets.ts): the martingale checks below hold for any such walk
 const CAL = { ...DEFAULT_FAIR_VALUE, volPerSqrtSec: 0.025, jumpRatePerSec: 1 / 150, jumpStd: 0.9 };
 
 /** mean probability after `seconds` over `n` paths from `p0` (steps of 500 ms, as the agents step) */
