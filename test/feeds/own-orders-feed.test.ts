@@ -494,19 +494,26 @@ test('a closed order is remembered while the newest MAX_CLOSED closes hold it: r
 });
 
 test('the closed orders are kept in memory allocated at the start: closing past the window retains no more', () => {
-  const t = new FillTracker();
-  t.observe([], 0);
-  // the first 500 warm the code up
-  const close500 = (from: number) =>
-    t.observe(
-      Array.from({ length: 500 }, (_, i) => ended(from + i, 1_000_000)),
-      2,
-    );
-  close500(0);
-  const start = liveHeap();
-  for (let b = 500; b < 3 * MAX_CLOSED; b += 500) close500(b);
-  const grown = liveHeap() - start;
-  assert.equal(t.closedRemembered, MAX_CLOSED);
+  // a fresh tracker each attempt, the smallest growth judged: V8's compiler may leave a few hundred KB of its own
+  // (bytecode, feedback) between two readings on a loaded machine once (a CI run read 322 KB), where the Map the
+  // columns replaced grows ~1 MB in every attempt
+  const attempt = (): number => {
+    const t = new FillTracker();
+    t.observe([], 0);
+    // the first 500 warm the code up
+    const close500 = (from: number) =>
+      t.observe(
+        Array.from({ length: 500 }, (_, i) => ended(from + i, 1_000_000)),
+        2,
+      );
+    close500(0);
+    const start = liveHeap();
+    for (let b = 500; b < 3 * MAX_CLOSED; b += 500) close500(b);
+    const grown = liveHeap() - start;
+    assert.equal(t.closedRemembered, MAX_CLOSED);
+    return grown;
+  };
+  const grown = [attempt(), attempt(), attempt()];
   // a Map of the nonces' strings to their figures grew by ~1 MB while it filled
-  assert.ok(grown < 100_000, `retained ${grown} bytes more after ${3 * MAX_CLOSED} closed orders`);
+  assert.ok(Math.min(...grown) < 100_000, `retained ${grown.join(', ')} bytes more after ${3 * MAX_CLOSED} closed orders`);
 });
