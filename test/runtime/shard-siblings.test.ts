@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { BatchResult, VenuePort } from '../../src/model/venue.ts';
-import { cancelSiblingsAtStart, siblingHandler } from '../../src/runtime/phases/siblings.ts';
+import { cancelSiblingsAtStart, SIBLING_GONE_LISTINGS, siblingHandler } from '../../src/runtime/phases/siblings.ts';
 import type { StartContext } from '../../src/runtime/phases/start-context.ts';
 import { ShardSiblings, shardTag } from '../../src/runtime/shard-tags.ts';
 import { WalletSharedError, WalletWatch, type ForeignOrders, type SiblingOrders } from '../../src/runtime/wallet-watch.ts';
@@ -128,7 +128,15 @@ test('a lower-index sibling keeps a contested market until its orders are gone; 
   // a listing of another market says nothing about M1
   h.onSiblings(new Map(), [M2]);
   assert.deepEqual([...paused], [M1]);
-  // shard 0's orders are gone: quoting M1 again
+  // shard 0's orders missing from one or two listings (between its quotes): still shard 0's
+  h.onSiblings(new Map(), [M1]);
+  h.onSiblings(new Map(), [M1]);
+  assert.deepEqual([...paused], [M1], 'one or two listings without them: shard 0 may be requoting');
+  // back in the next: the count starts again
+  h.onSiblings(found(M1, 0), [M1]);
+  for (let i = 1; i < SIBLING_GONE_LISTINGS; i++) h.onSiblings(new Map(), [M1]);
+  assert.deepEqual([...paused], [M1]);
+  // gone from SIBLING_GONE_LISTINGS listings in a row: quoting M1 again
   h.onSiblings(new Map(), [M1]);
   assert.deepEqual([...paused], []);
   assert.equal(h.contested.size, 0);
@@ -138,7 +146,8 @@ test('a lower-index sibling keeps a contested market until its orders are gone; 
   // the operator's own pause stays when the sibling goes
   h.onSiblings(found(M1, 1), null);
   held.add(M1);
-  h.onSiblings(new Map(), null);
+  for (let i = 0; i < SIBLING_GONE_LISTINGS; i++) h.onSiblings(new Map(), null);
+  assert.equal(h.contested.size, 0, 'the sibling is gone');
   assert.deepEqual([...paused], [M1], "the operator's pause is not lifted");
 });
 

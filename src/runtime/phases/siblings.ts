@@ -10,9 +10,12 @@
  *                          that sibling did not place again (it may still run with the old count);
  *   watchSiblings          while running: a sibling of a lower index quoting a market of this shard (an
  *                          old-count shard still running) wins it: this shard pulls its quotes there and
- *                          quotes it again once that sibling's orders are gone; a sibling of a higher index
- *                          steps back itself. So no market is quoted by two shards for longer than a
- *                          reconcile, and no shard halts for another. bookmaker_shard_contested_markets.
+ *                          quotes it again once that sibling's orders are gone from SIBLING_GONE_LISTINGS
+ *                          listings in a row (a running sibling's orders are missing from one listing while
+ *                          it requotes after a fill or pulls a side for a moment); a sibling of a higher
+ *                          index steps back itself. So no shard halts for another, and a market is quoted by
+ *                          two shards only when a sibling's quotes were missing that long and it quoted again
+ *                          (for a reconcile). bookmaker_shard_contested_markets.
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Bytes32, VenueOrder } from '../../model/order.ts';
@@ -77,6 +80,13 @@ export interface SiblingControls {
  * is given up to it (quotes pulled) until a listing of that market shows none; a sibling of a higher
  * index is left to step back. Returns the contested markets (market → the sibling), for tests.
  */
+/**
+ * Listings in a row that must show a contested market without the sibling's orders before this shard quotes it
+ * again: one listing catches a running sibling between its quotes (a clean-clone CI saw shard 2/3 quote a market
+ * shard 0 still ran, from one such listing).
+ */
+export const SIBLING_GONE_LISTINGS = 3;
+
 export function siblingHandler(
   c: Pick<StartContext, 'log'>,
   ownIndex: number,
@@ -91,6 +101,8 @@ export function siblingHandler(
   contested: ReadonlyMap<Bytes32, number>;
 } {
   const contested = new Map<Bytes32, number>();
+  /** contested markets: listings in a row that showed no order of the sibling there */
+  const absent = new Map<Bytes32, number>();
   const told = new Set<string>();
   /** contested markets whose sibling was seen quoting while this shard runs (logged once) */
   const said = new Set<Bytes32>();
@@ -106,6 +118,7 @@ export function siblingHandler(
           );
         }
         contested.set(m, s.shard);
+        absent.delete(m);
         if (!k.isPaused(m)) k.pause(m);
       } else if (!told.has(`${m}:${s.shard}`)) {
         told.add(`${m}:${s.shard}`);
@@ -118,6 +131,12 @@ export function siblingHandler(
     }
     for (const [m, j] of contested) {
       if (found.has(m) || (covered !== null && !covered.includes(m))) continue;
+      const n = (absent.get(m) ?? 0) + 1;
+      if (n < SIBLING_GONE_LISTINGS) {
+        absent.set(m, n);
+        continue;
+      }
+      absent.delete(m);
       contested.delete(m);
       said.delete(m);
       const held = k.isHeldPause(m);
@@ -131,6 +150,7 @@ export function siblingHandler(
   const contest = (m: Bytes32, j: number): void => {
     if (j >= ownIndex) return;
     contested.set(m, j);
+    absent.delete(m);
     if (!k.isPaused(m)) k.pause(m);
   };
   return { onSiblings, contest, contested };
