@@ -96,18 +96,8 @@ for (const run of runs) {
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     const source = await liveSyntheticSource({ seed, hours, markets, flow, ...(agents ? { agents } : {}) });
     // the hidden fair value, sampled 1 ms after every agent step and kept under the step's time (the
-    // value the step's takers traded on: scripts/fair-trace.ts), and the times of its jumps (a step of
-    // ≥ 0.2 in log-odds)
-    const jumps = new Map<string, number[]>();
-    const lg = (x: number) => Math.log(x / (1 - x));
-    const trace = traceHiddenFair(source, (key, tr, f, t) => {
-      const prev = tr.p.length ? tr.p[tr.p.length - 1]! : f;
-      if (Math.abs(lg(f) - lg(prev)) >= 0.2) {
-        const js = jumps.get(key);
-        if (js) js.push(t);
-        else jumps.set(key, [t]);
-      }
-    });
+    // value the step's takers traded on), and the times of its jumps: scripts/fair-trace.ts
+    const trace = traceHiddenFair(source);
     const bt = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
     const s = buildSummary(bt);
     perSeed.push(s.pnl.total);
@@ -165,7 +155,7 @@ for (const run of runs) {
         const halfTicks = Math.round(Math.abs(mid2 / 2e6 - price) / (tick / 2));
         b.fromMid[Math.min(6, halfTicks)]!++;
       }
-      if ((jumps.get(f.marketId.toLowerCase()) ?? []).some((j) => j <= f.at && f.at - j <= 30_000)) b.afterJump++;
+      if (tr.jump.some((j) => j <= f.at && f.at - j <= 30_000)) b.afterJump++;
     });
   }
   const edge = right.edge + wrong.edge;

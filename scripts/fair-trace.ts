@@ -4,30 +4,36 @@
  * and kept under the step's time, so a sample is the value that step's takers traded on. The source
  * lends the value to scripts only (`live.hiddenFair`); the bot never sees it.
  *
- * Entry points: `traceHiddenFair(source, onSample?)` before the run starts (it schedules itself on the
- * run's virtual clock) → traces by lower-case market id; `sampleIndex(trace, t)` → the newest sample
- * at or before t, or -1.
+ * A trace also keeps the times of the value's jumps: steps of at least FAIR_JUMP_LOGIT in log-odds.
+ *
+ * Entry points: `traceHiddenFair(source)` before the run starts (it schedules itself on the run's
+ * virtual clock) → traces by lower-case market id; `sampleIndex(trace, t)` → the newest sample at or
+ * before t, or -1.
  */
 import type { LiveFlow } from '../src/backtest/replay-source.ts';
 
-export type FairTrace = { readonly t: number[]; readonly p: number[] };
+/** a step of the fair value this large in log-odds is a jump */
+export const FAIR_JUMP_LOGIT = 0.2;
 
-export function traceHiddenFair(
-  source: { readonly manifest: { readonly markets: readonly { readonly id: string }[] }; readonly live: LiveFlow },
-  /** called with each sample before it is kept (the trace holds the earlier ones) */
-  onSample?: (key: string, trace: FairTrace, fair: number, t: number) => void,
-): Map<string, FairTrace> {
+export type FairTrace = { readonly t: number[]; readonly p: number[]; readonly jump: number[] };
+
+const logOdds = (x: number): number => Math.log(x / (1 - x));
+
+export function traceHiddenFair(source: {
+  readonly manifest: { readonly markets: readonly { readonly id: string }[] };
+  readonly live: LiveFlow;
+}): Map<string, FairTrace> {
   const ids = source.manifest.markets.map((m) => m.id);
   const traces = new Map<string, FairTrace>();
-  for (const id of ids) traces.set(id.toLowerCase(), { t: [], p: [] });
+  for (const id of ids) traces.set(id.toLowerCase(), { t: [], p: [], jump: [] });
   const clock = source.live.clock;
   const sample = (): void => {
     for (const id of ids) {
       const f = source.live.hiddenFair?.(id);
       if (f === undefined) continue;
-      const key = id.toLowerCase();
-      const tr = traces.get(key)!;
-      onSample?.(key, tr, f, clock.now() - 1);
+      const tr = traces.get(id.toLowerCase())!;
+      const prev = tr.p.length ? tr.p[tr.p.length - 1]! : f;
+      if (Math.abs(logOdds(f) - logOdds(prev)) >= FAIR_JUMP_LOGIT) tr.jump.push(clock.now() - 1);
       tr.t.push(clock.now() - 1);
       tr.p.push(f);
     }

@@ -24,6 +24,7 @@ import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { sampleIndex, traceHiddenFair } from './fair-trace.ts';
 import { GUARD_TRACE_PARAMS, syntheticFlags } from './synthetic-flags.ts';
 
 const { flag, flow, s0, s1, hours, markets } = syntheticFlags({ flow: 'toxic', seeds: '9001-9003', hours: '0.5' });
@@ -78,24 +79,8 @@ export default { ...m, quote(view, cfg) {
   for (let seed = s0!; seed <= (s1 ?? s0!); seed++) {
     g.__gateTrace = new Map();
     const source = await liveSyntheticSource({ seed, hours, markets, flow });
-    const fair = new Map<string, { t: number[]; p: number[]; jump: number[] }>();
-    const clock = source.live.clock;
-    const lg = (x: number) => Math.log(x / (1 - x));
-    const sample = (): void => {
-      for (const m of source.manifest.markets) {
-        const f = source.live.hiddenFair?.(m.id);
-        if (f === undefined) continue;
-        const id = m.id.toLowerCase();
-        let tr = fair.get(id);
-        if (!tr) fair.set(id, (tr = { t: [], p: [], jump: [] }));
-        const prev = tr.p.length ? tr.p[tr.p.length - 1]! : f;
-        if (Math.abs(lg(f) - lg(prev)) >= 0.2) tr.jump.push(clock.now() - 1);
-        tr.t.push(clock.now() - 1);
-        tr.p.push(f);
-      }
-      if (clock.now() + 500 < source.live.end) clock.setTimeout(sample, 500);
-    };
-    clock.setTimeout(sample, 501);
+    // the hidden fair value after every agent step and its jumps (scripts/fair-trace.ts)
+    const fair = traceHiddenFair(source);
     const run = await runBacktest({ source, ranking: null, config: cfg.bot, settings: cfg.settings });
     const s = buildSummary(run);
     acc.pnl += s.pnl.total;
@@ -143,16 +128,8 @@ export default { ...m, quote(view, cfg) {
       let pos = 0;
       let j = 0;
       let lastFair = tr.p[0]!;
-      const idxAt = (t: number): number => {
-        let lo = 0;
-        let hi = tr.t.length - 1;
-        while (lo < hi) {
-          const k = (lo + hi + 1) >> 1;
-          if (tr.t[k]! <= t) lo = k;
-          else hi = k - 1;
-        }
-        return lo;
-      };
+      // (a fill before the first sample reads the first)
+      const idxAt = (t: number): number => Math.max(0, sampleIndex(tr, t));
       // walk the fair samples, the fills between them
       for (let i = 0; i < tr.t.length; i++) {
         const t = tr.t[i]!;
