@@ -5,7 +5,8 @@
  * strategy sees. It quotes `size` shares at least `d` from the estimate (a bid at E − d rounded down to
  * the tick, an ask at E + d rounded up, never crossing the book), opening a position only
  * where min(E, 1 − E) ≤ maxPQ (elsewhere it only takes a position down). With `source: fair` it is the
- * oracle maker (the estimate is F, and so is the gate).
+ * oracle maker (the estimate is F, and so is the gate). With `insideOnly` it drops a quote that would
+ * not improve the others' touch (where the others' size rests ahead of it and only a jump reaches it).
  *
  * The estimators (probability; every book figure from the others' book, without the bot's own quotes):
  *   mid      the mid
@@ -14,7 +15,8 @@
  *   last     the last trade's price
  *   trades   the trades of the view, size-weighted, each decayed by e^(−age / 10 s) (the mid without any)
  *   ewma1, ewma3, ewma10   the mid's EWMA over the bot's ticks, time constant 1, 3, 10 s
- *   smooth   ewma1 restarted at the mid whenever the mid is more than 1.5¢ from it (a jump)
+ *   smooth   ewma1 restarted at the mid whenever the mid is more than 1.5¢ from it (a jump): the
+ *            `lopsided` strategy's estimate (src/strategy/smooth-mid.ts)
  *   oracle   the oracle's last answer
  *   fair     the hidden fair value (the reference: no strategy sees it)
  *
@@ -24,6 +26,7 @@
  */
 import { ConfigError } from '../src/model/errors.ts';
 import { othersBook } from '../src/strategy/others-book.ts';
+import { type SmoothMidMemory, smoothMid } from '../src/strategy/smooth-mid.ts';
 import type { DesiredQuote, MarketView, StrategyModule } from '../src/strategy/types.ts';
 
 export const ESTIMATORS = ['fair', 'mid', 'micro', 'touch', 'last', 'trades', 'ewma1', 'ewma3', 'ewma10', 'smooth', 'oracle'] as const;
@@ -39,6 +42,8 @@ export interface EstimatorMakerConfig {
   readonly size: number;
   /** min(E, 1 − E) above which it opens nothing, only takes a position down (0.5: opens everywhere) */
   readonly maxPQ: number;
+  /** true: a quote that would not improve the others' touch (join it or rest behind it) is dropped (default false) */
+  readonly insideOnly: boolean;
 }
 
 /** Σ error, Σ error², count (error in probability) */
@@ -57,7 +62,7 @@ export function emptyErrors(): ErrorTable {
 interface Memory {
   t: number;
   ewma: number[];
-  smooth: number;
+  smooth: Map<string, SmoothMidMemory>;
 }
 const TAUS = [1, 3, 10] as const;
 const SMOOTH_RESET = 0.015;
@@ -92,12 +97,15 @@ export function parseEstimatorMakerConfig(raw: unknown, path: string): Estimator
   };
   const source = o.source ?? 'mid';
   if (!(ESTIMATORS as readonly unknown[]).includes(source)) throw new ConfigError(`${path}.source: one of ${ESTIMATORS.join(', ')}, got ${String(source)}`);
-  for (const k of Object.keys(o)) if (!['source', 'd', 'size', 'maxPQ'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
+  for (const k of Object.keys(o)) if (!['source', 'd', 'size', 'maxPQ', 'insideOnly'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
+  const insideOnly = o.insideOnly ?? false;
+  if (typeof insideOnly !== 'boolean') throw new ConfigError(`${path}.insideOnly: true or false, got ${String(insideOnly)}`);
   return {
     source: source as Estimator,
     d: num('d', 0.005, (x) => x >= 0 && x < 0.5),
     size: num('size', 5, (x) => x > 0),
     maxPQ: num('maxPQ', 0.2, (x) => x > 0 && x <= 0.5),
+    insideOnly,
   };
 }
 
@@ -113,14 +121,16 @@ export function estimate(view: MarketView, memory: Map<string, Memory>, fair: nu
   let smooth: number | undefined;
   if (mid !== undefined) {
     const m = memory.get(view.marketId);
-    if (m === undefined) memory.set(view.marketId, { t: view.now, ewma: TAUS.map(() => mid), smooth: mid });
+    if (m === undefined) memory.set(view.marketId, { t: view.now, ewma: TAUS.map(() => mid), smooth: new Map() });
     else {
       const dt = Math.max(0, view.now - m.t) / 1000;
       m.ewma = m.ewma.map((v, i) => v + (1 - Math.exp(-dt / TAUS[i]!)) * (mid - v));
-      m.smooth = Math.abs(mid - m.smooth) > SMOOTH_RESET ? mid : m.smooth + (1 - Math.exp(-dt / TAUS[0])) * (mid - m.smooth);
       m.t = view.now;
     }
-    ({ ewma, smooth } = memory.get(view.marketId)!);
+    const mem = memory.get(view.marketId)!;
+    ewma = mem.ewma;
+    // the lopsided strategy's estimate (src/strategy/smooth-mid.ts), in probability here
+    smooth = smoothMid(mem.smooth, view.marketId, view.now, mid, TAUS[0], SMOOTH_RESET);
   }
   const last = view.trades.at(-1);
   let w = 0;
@@ -181,9 +191,15 @@ export function quoteEstimatorMaker(view: MarketView, c: EstimatorMakerConfig): 
   const closeOnly = Math.min(e, 1 - e) > c.maxPQ;
   const bidSize = closeOnly ? Math.min(size, Math.max(0, -net)) : size;
   const askSize = closeOnly ? Math.min(size, Math.max(0, net)) : size;
+  const others = c.insideOnly ? othersBook(view) : null;
+  const inside = (side: 'bid' | 'ask', price: number): boolean => {
+    if (others === null) return true;
+    const touch = side === 'bid' ? others.bestBid : others.bestAsk;
+    return touch === null || (side === 'bid' ? price > touch : price < touch);
+  };
   const out: DesiredQuote[] = [];
-  if (bidSize > 0 && bid >= tick) out.push({ side: 'bid', price: bid, size: bidSize });
-  if (askSize > 0 && ask <= 1e6 - tick) out.push({ side: 'ask', price: ask, size: askSize });
+  if (bidSize > 0 && bid >= tick && inside('bid', bid)) out.push({ side: 'bid', price: bid, size: bidSize });
+  if (askSize > 0 && ask <= 1e6 - tick && inside('ask', ask)) out.push({ side: 'ask', price: ask, size: askSize });
   return out;
 }
 

@@ -7,7 +7,7 @@
  * the bot's ticks where min(F, 1 − F) ≤ 0.2 and ≤ 0.1.
  *
  *   node --import tsx scripts/edge-estimators.ts [--seeds 9501-9540] [--hours 1] [--markets 4]
- *     [--flow calibrated] [--fit FILE.json] [--sources fair,mid,ewma3] [--d 0.005] [--size 5] [--max-pq 0.2]
+ *     [--flow calibrated] [--fit FILE.json] [--sources fair,mid,ewma3] [--d 0.005] [--size 5] [--max-pq 0.2] [--inside-only]
  *
  * Prints one JSON line per source (the run's parts, and the errors its runs recorded), then the fills'
  * table (fills' edge a run, ¢ a share, PnL, mean [95 %] over the seeds) and the errors' table of the
@@ -38,6 +38,8 @@ const num = (k: string, d: string): number => {
 const d = num('--d', '0.005');
 const size = num('--size', '5');
 const maxPQ = num('--max-pq', '0.2');
+// --inside-only: the maker's insideOnly (no quote at or behind the others' touch)
+const insideOnly = process.argv.includes('--inside-only');
 const maker = fileURLToPath(new URL('./edge-estimator-maker.ts', import.meta.url));
 
 /** one seed's errors: per estimator and bucket, the mean (¢) of its ticks */
@@ -48,7 +50,7 @@ const fillRows: string[] = [];
 let errorRows: string[] = [];
 try {
   for (const source of sources) {
-    const cfg = await strategyConfig(work, maker, `{ source: ${source}, d: ${d}, size: ${size}, maxPQ: ${maxPQ} }`);
+    const cfg = await strategyConfig(work, maker, `{ source: ${source}, d: ${d}, size: ${size}, maxPQ: ${maxPQ}, insideOnly: ${insideOnly} }`);
     const runs: RunParts[] = [];
     const fills: FillParts[] = [];
     const pooled = emptyErrors();
@@ -67,7 +69,7 @@ try {
     const p = s.perRun;
     const errorSummary = summariseErrors(pooled, perSeed);
     process.stdout.write(
-      `${JSON.stringify({ source, d, size, maxPQ, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, errors: errorSummary, runs })}\n`,
+      `${JSON.stringify({ source, d, size, maxPQ, insideOnly, flow, fit: fitFile || null, seeds: seedText, hours, markets, ...s, errors: errorSummary, runs })}\n`,
     );
     const held = runs.reduce((a, r) => a + r.heldResolutions, 0) / runs.length;
     fillRows.push(
@@ -85,7 +87,7 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.stdout.write(
-  `\nestimator maker, ${flow}${fitFile ? ` (fit ${fitFile})` : ''}, seeds ${seedText}, ${hours} h × ${markets} markets, d ${(d * 100).toFixed(1)}¢ × ${size} shares, opens where min(E, 1 − E) ≤ ${maxPQ}: USDC a run, mean [95 %] over the seeds\n` +
+  `\nestimator maker, ${flow}${fitFile ? ` (fit ${fitFile})` : ''}, seeds ${seedText}, ${hours} h × ${markets} markets, d ${(d * 100).toFixed(1)}¢ × ${size} shares, opens where min(E, 1 − E) ≤ ${maxPQ}${insideOnly ? ', only inside the others’ touch' : ''}: USDC a run, mean [95 %] over the seeds\n` +
     "| source | fills' edge a run | ¢ a share at the fill | PnL a run | sd of a run | fills | markets held into a resolution | seeds to clear 0 |\n" +
     '|---|---|---|---|---|---|---|---|\n' +
     `${fillRows.join('\n')}\n` +

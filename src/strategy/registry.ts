@@ -10,7 +10,7 @@ import { ConfigError } from '../model/errors.ts';
 import { COMPILED, SOURCE_EXT } from '../core/source-ext.ts';
 import type { StrategyModule } from './types.ts';
 
-export const BUILTIN_STRATEGIES = ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary', 'follow'] as const;
+export const BUILTIN_STRATEGIES = ['bands', 'avellaneda', 'oracle-anchored', 'glft', 'binary', 'follow', 'lopsided'] as const;
 export type BuiltinStrategy = (typeof BUILTIN_STRATEGIES)[number];
 
 const STRATEGIES_DIR = new URL('../../strategies/', import.meta.url);

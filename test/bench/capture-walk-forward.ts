@@ -68,6 +68,8 @@ export const STRATEGY_EXAMPLES: Readonly<Record<string, string>> = {
   glft: '{ A: 0.05, k: 0.39, gamma: 0.05, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   binary: '{ gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   follow: '{ sweepShares: 300, sweepSeconds: 2, size: 25 }',
+  // half a cent from the smoothed mid, 5 shares, only within 10 % of a bound: chosen on tuning seeds 9501-9540 (docs/edge-feasibility.md)
+  lopsided: '{ halfSpread: 0.005, size: 5, maxPQ: 0.1, maxPosition: 50 }',
 };
 
 /** The sweep of one strategy's capture grid: the criterion's ranking, floor and blocks, full mode (the walk-forward and scripts/edge-eval.ts's capture-grid). */
@@ -98,6 +100,14 @@ export function captureGrid(s: string, leans: readonly number[] = [0, 0.1]): [st
       [`${P}.size`, [10, 25]],
       ['defaults.risk.maxPosition', [25]],
       ['defaults.risk.allowCrossing', [true]],
+    ];
+  // lopsided (no guard): its distance, size and where it opens, and the inventory limit
+  if (s === 'lopsided')
+    return [
+      [`${P}.halfSpread`, [0.005, 0.01]],
+      [`${P}.size`, [5, 10]],
+      [`${P}.maxPQ`, [0.1, 0.2]],
+      ['defaults.risk.maxPosition', [25, 500]],
     ];
   if (s === 'oracle-anchored')
     return [[`${P}.halfSpread`, spreads.map((w) => w / 2)], [`${P}.size`, [10, 25]], [`${P}.inventorySkew`, [0.0005, 0.002]], ...common];

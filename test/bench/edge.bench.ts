@@ -11,8 +11,9 @@
  * seed) markets as it goes, the counterparties seeing the bot's quotes (EDGE_LOOP=open: generated once
  * per (flow, seed) and replayed for every strategy and guard setting, the counterparties blind). The seeds
  * are the bench's own (1…N, never tuned on). Size by environment: EDGE_SEEDS (default 6), EDGE_HOURS
- * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all six: the five market
- * makers, and follow, a taker that runs with its own risk lines and the guard off only),
+ * (0.5), EDGE_MARKETS (4), EDGE_FLOWS (benign,calibrated,toxic), EDGE_STRATEGIES (all seven: the five market
+ * makers, follow, a taker that runs with its own risk lines and the guard off only, and lopsided, a
+ * small maker near the bounds without a guard, run with it off only),
  * EDGE_CAPTURE=0 skips the walk-forward, EDGE_GUARDS=off runs the guard off only (default off,on), EDGE_GATE=always measures the guard without its gate,
  * EDGE_GUARD sets the guard's block (default 'true', e.g. '{ pooled: false }' or '{ marketSpread: 0.01 }'),
  * EDGE_FIRST_SEED (1) moves the seeds (tuning runs use 9001…, never the bench's own), EDGE_EXTRA
@@ -55,7 +56,7 @@ const STRATEGY_PARAMS: Record<string, string> = { ...STRATEGY_EXAMPLES };
 /** The `risk:` lines a strategy needs instead of config/backtest.yaml's `maxPosition: 500` (follow takes liquidity: config/strategies/follow.yaml). */
 const STRATEGY_RISK: Record<string, string> = { follow: 'maxPosition: 25\n    allowCrossing: true' };
 /** Strategies without the toxicity helper: run with the guard off only. */
-const GUARDLESS = new Set(['follow']);
+const GUARDLESS = new Set(['follow', 'lopsided']);
 const STRATEGIES = process.env.EDGE_STRATEGIES?.split(',') ?? Object.keys(STRATEGY_PARAMS);
 // EDGE_EXTRA_FOR: the strategies EDGE_EXTRA is appended to (default the three model strategies)
 const EXTRA_FOR = process.env.EDGE_EXTRA_FOR?.split(',') ?? ['avellaneda', 'glft', 'binary'];

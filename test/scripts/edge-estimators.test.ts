@@ -6,14 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  emptyErrors,
-  estimate,
-  parseEstimatorMakerConfig,
-  quoteEstimatorMaker,
-  recordErrors,
-  setEstimatorRun,
-} from '../../scripts/edge-estimator-maker.ts';
+import { emptyErrors, estimate, parseEstimatorMakerConfig, quoteEstimatorMaker, recordErrors, setEstimatorRun } from '../../scripts/edge-estimator-maker.ts';
 import { MARKET, makeView, NOW, S } from '../strategy/make-view.ts';
 
 const cfg = (o: object) => parseEstimatorMakerConfig(o, 'params');
@@ -92,6 +85,15 @@ test('the estimator maker quotes d from its estimate, opens only where the estim
   setEstimatorRun(() => 0.08, errors);
   quoteEstimatorMaker(makeView(book), cfg({ source: 'mid' }));
   assert.equal(errors.mid[1]!.n, 1);
+  // insideOnly: book 6¢/8¢, mid 7¢: bid 6¢ and ask 8¢ join the others' touch and are dropped; at 6¢/9¢ (bid 7¢, ask 8¢) both improve it
+  const narrow = { bids: [{ price: 60_000, size: 300 * S }], asks: [{ price: 80_000, size: 100 * S }] };
+  assert.equal(quoteEstimatorMaker(makeView(narrow), cfg({ source: 'mid' }))?.length, 2);
+  assert.deepEqual(quoteEstimatorMaker(makeView(narrow), cfg({ source: 'mid', insideOnly: true })), []);
+  assert.deepEqual(
+    quoteEstimatorMaker(makeView(book), cfg({ source: 'mid', insideOnly: true }))?.map((q) => q.price),
+    [70_000, 80_000],
+  );
+  assert.throws(() => cfg({ insideOnly: 1 }), /params\.insideOnly: true or false/);
   assert.throws(() => cfg({ source: 'nope' }), /params\.source: one of fair, mid/);
   assert.throws(() => cfg({ dd: 1 }), /params\.dd: unknown setting/);
   assert.throws(() => cfg({ maxPQ: 0 }), /params\.maxPQ: a number in range/);

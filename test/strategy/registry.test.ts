@@ -20,7 +20,9 @@ test('built-ins load by name and quote', async () => {
     const cfg = m.parseConfig({}, 'params');
     // follow quotes only behind a sweep of taker prints
     const trades = name === 'follow' ? [{ price: 520_000, size: 400 * 1_000_000, takerSide: 'buy' as const, ts: NOW - 500 }] : [];
-    const q = m.quote(makeView({ trades }), cfg);
+    // lopsided quotes only near a bound: a 6/9¢ book
+    const near = name === 'lopsided' ? { bids: [{ price: 60_000, size: 1_000_000 }], asks: [{ price: 90_000, size: 1_000_000 }] } : {};
+    const q = m.quote(makeView({ trades, ...near }), cfg);
     assert.ok(Array.isArray(q) && q.length > 0, name);
   }
 });
