@@ -13,14 +13,11 @@ test('lopsided quotes half a cent from the others’ mid, 5 shares, by default',
     { side: 'bid', price: 70_000, size: 5 * S },
     { side: 'ask', price: 80_000, size: 5 * S },
   ]);
-  // its own quotes at 7¢ and 8¢ in the book do not move its mid
+  // its own bid at 7¢ in the book does not move its mid (the whole book's, 7/9¢, would be 8¢: a bid at 7¢, an ask at 9¢)
   const own = makeView({
     bids: [{ price: 70_000, size: 5 * S }, ...book.bids],
-    asks: [{ price: 80_000, size: 5 * S }, ...book.asks],
-    quotes: [
-      { side: 'bid', price: 70_000, size: 5 * S, state: 'working', outcomeIndex: 1, venueSide: 'buy', placedAt: NOW - 1_000 },
-      { side: 'ask', price: 80_000, size: 5 * S, state: 'working', outcomeIndex: 0, venueSide: 'buy', placedAt: NOW - 1_000 },
-    ],
+    asks: book.asks,
+    quotes: [{ side: 'bid', price: 70_000, size: 5 * S, state: 'working', outcomeIndex: 1, venueSide: 'buy', placedAt: NOW - 1_000 }],
   });
   assert.deepEqual(
     lopsided.quote(own, cfg())?.map((q) => q.price),
