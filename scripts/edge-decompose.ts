@@ -31,9 +31,9 @@ const guard = flag('--guard', 'on');
 if (guard !== 'on' && guard !== 'off') throw new Error('--guard: on or off');
 const names = flag('--strategies', Object.keys(STRATEGY_EXAMPLES).join(',')).split(',');
 for (const n of names) if (!STRATEGY_EXAMPLES[n]) throw new Error(`--strategies: ${n} is not one of ${Object.keys(STRATEGY_EXAMPLES).join(', ')}`);
-// as the edge bench: follow takes liquidity with its own risk lines and has no guard
+// as the edge bench: follow takes liquidity with its own risk lines and has no guard, nor has lopsided
 const RISK: Record<string, string> = { follow: 'maxPosition: 25\n    allowCrossing: true' };
-const GUARDLESS = new Set(['follow']);
+const GUARDLESS = new Set(['follow', 'lopsided']);
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-edge-decompose-'));
 const runRows: string[] = [];
