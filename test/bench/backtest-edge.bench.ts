@@ -51,8 +51,8 @@
  * their unchanged sides, store updates, ticks by cause, syncs, timers, venue calls, the collector's mids and
  * samples. The layers' entry points are wrapped with counters in this process only; no base tree.
  *
- * `npm run bench -- backtest-edge [runs] --layers`: where a warm run's CPU goes, by layer. This tree only, in this
- * process: five warm-up runs, then a CPU profile (200 µs sampling) over `runs` runs (default 20). Each sample is
+ * `npm run bench -- backtest-edge [runs] --layers [--tree DIR]`: where a warm run's CPU goes, by layer. This tree (or
+ * DIR's code, e.g. a base tree's, charged by the same rules) in this process: five warm-up runs, then a CPU profile (200 µs sampling) over `runs` runs (default 20). Each sample is
  * charged to the layer of its function's file (src/backtest/sim-exchange.ts: the simulated exchange; src/state:
  * the store; ...), and a sample in shared code (src/core, src/model, Node's own) to the nearest caller that
  * has a layer, so L2Book's writes count for the cursor that made them. Figures: each layer's share of the
@@ -225,7 +225,10 @@ if (process.argv.includes('--layers')) {
   // where a warm run's CPU goes, by layer (see the header; docs/performance.md, "Where a run's CPU goes, by layer")
   const { Session } = await import('node:inspector/promises');
   const runs = pairsArg !== undefined ? pairs : 20;
-  const t = await tree(process.cwd(), 'this tree');
+  // --tree DIR: another tree's layers (a base tree), by this tree's rules
+  const treeArg = process.argv.indexOf('--tree');
+  const root = treeArg > 0 ? resolve(process.argv[treeArg + 1]!) : process.cwd();
+  const t = await tree(root, root);
   for (let i = 0; i < 5; i++) await t.run();
   const session = new Session();
   session.connect();
@@ -246,6 +249,7 @@ if (process.argv.includes('--layers')) {
   report(
     [
       ['recording', `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; bot: ${botChoice}; ${runs} warm runs profiled`],
+      ['tree', root],
       ['CPU ms per run (profiled)', (1000 * cpu) / runs],
       ['samples', samples],
       ...layers.map(([l, x]): [string, string] => [`layer: ${l}`, pct(x)]),

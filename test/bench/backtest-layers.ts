@@ -39,7 +39,8 @@ export const LAYER_RULES: readonly (readonly [RegExp, string])[] = [
   [/\/src\/orders\/diff\.ts/, 'tick: diff'],
   [/\/src\/orders\/nonces\.ts|\/src\/core\/bytes32-window\.ts/, 'nonces and their memory'],
   [/\/src\/orders\//, 'order manager: sync, executor, reconcile'],
-  [/\/src\/kernel\//, 'tick: kernel (throttle, runTick, events)'],
+  // (the kernel lived in src/runtime before src/kernel: a base tree such as 2e8e4dd7)
+  [/\/src\/kernel\/|\/src\/runtime\/(quoting-kernel|trading-core|event-bus|run-strategy)\.ts/, 'tick: kernel (throttle, runTick, events)'],
   [/\/src\/account\/|\/src\/core\/fill-id/, 'account books, fill ids'],
   [/\/src\/ledger\//, 'ledger hooks'],
   [/\/src\/(metrics|health)\//, 'metrics, health'],

@@ -52,4 +52,7 @@ test("a layer's files: the sim exchange's engine, the view apart from the store,
   assert.equal(layerOfFrame(at('next', 'src/orders/nonces.ts')), 'nonces and their memory');
   assert.equal(layerOfFrame(at('syncNow', 'src/orders/order-manager.ts')), 'order manager: sync, executor, reconcile');
   assert.equal(layerOfFrame(at('setBid', 'src/core/l2-book.ts')), null);
+  // a base tree from before src/kernel (2e8e4dd7 kept the kernel in src/runtime)
+  assert.equal(layerOfFrame(at('runTick', 'src/runtime/quoting-kernel.ts')), 'tick: kernel (throttle, runTick, events)');
+  assert.equal(layerOfFrame(at('bot', 'src/runtime/bot.ts')), null);
 });
