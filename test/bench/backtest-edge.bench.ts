@@ -51,6 +51,13 @@
  * their unchanged sides, store updates, ticks by cause, syncs, timers, venue calls, the collector's mids and
  * samples. The layers' entry points are wrapped with counters in this process only; no base tree.
  *
+ * `npm run bench -- backtest-edge [runs] --layers [--tree DIR]`: where a warm run's CPU goes, by layer. This tree (or
+ * DIR's code, e.g. a base tree's, charged by the same rules) in this process: five warm-up runs, then a CPU profile (200 µs sampling) over `runs` runs (default 20). Each sample is
+ * charged to the layer of its function's file (src/backtest/sim-exchange.ts: the simulated exchange; src/state:
+ * the store; ...), and a sample in shared code (src/core, src/model, Node's own) to the nearest caller that
+ * has a layer, so L2Book's writes count for the cursor that made them. Figures: each layer's share of the
+ * samples, and the functions with the most samples (self time). Shares, not times: the load does not move them much.
+ *
  * `npm run bench -- backtest-edge [pairs] --cli`: the backtest as `bookmaker backtest` runs it, one run
  * in a fresh process: per pair one process per tree (the order alternating) runs its tree's CLI command
  * (`main(['backtest', ...])` of src/cli/main.ts: whatever the command sets up, V8 flags included) on
@@ -67,8 +74,8 @@ import { polymarketRecording } from './fixtures.ts';
 import { report, versus } from './lib.ts';
 
 const baseTree = resolve(process.env.BOOKMAKER_BASE_TREE ?? '../h15-base');
-// --counts runs this tree only
-if (!process.argv.includes('--counts') && !existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
+// --counts and --layers run this tree only
+if (!process.argv.includes('--counts') && !process.argv.includes('--layers') && !existsSync(`${baseTree}/src/backtest/run-backtest.ts`)) {
   process.stderr.write(`backtest-edge: no base tree at ${baseTree} (set BOOKMAKER_BASE_TREE)\n`);
   process.exit(2);
 }
@@ -210,6 +217,48 @@ if (process.argv.includes('--counts')) {
   report(
     rows,
     versus({ name: 'backtest-edge', unit: 'kernel ticks per run', value: ticks, baseline: 'none (counts)', baselineValue: 0, ratio: 1 }, Object.fromEntries(n)),
+  );
+  process.exit(0);
+}
+
+if (process.argv.includes('--layers')) {
+  // where a warm run's CPU goes, by layer (see the header; docs/performance.md, "Where a run's CPU goes, by layer")
+  const { Session } = await import('node:inspector/promises');
+  const runs = pairsArg !== undefined ? pairs : 20;
+  // --tree DIR: another tree's layers (a base tree), by this tree's rules
+  const treeArg = process.argv.indexOf('--tree');
+  const root = treeArg > 0 ? resolve(process.argv[treeArg + 1]!) : process.cwd();
+  const t = await tree(root, root);
+  for (let i = 0; i < 5; i++) await t.run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  let cpu = 0;
+  let rows = 0;
+  for (let i = 0; i < runs; i++) {
+    const r = await t.run();
+    cpu += r.cpu;
+    rows = r.rows;
+  }
+  const { profile } = await session.post('Profiler.stop');
+  const { layerShares } = await import('./backtest-layers.ts');
+  const { layers, functions, samples } = layerShares(profile);
+  const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+  report(
+    [
+      ['recording', `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; bot: ${botChoice}; ${runs} warm runs profiled`],
+      ['tree', root],
+      ['CPU ms per run (profiled)', (1000 * cpu) / runs],
+      ['samples', samples],
+      ...layers.map(([l, x]): [string, string] => [`layer: ${l}`, pct(x)]),
+      ...functions.slice(0, 25).map(([f, x]): [string, string] => [`self: ${f}`, pct(x)]),
+    ],
+    versus(
+      { name: 'backtest-edge', unit: 'CPU ms per run (profiled)', value: (1000 * cpu) / runs, baseline: 'none (shares)', baselineValue: 0, ratio: 1 },
+      Object.fromEntries(layers.map(([l, x]) => [l, Number((100 * x).toFixed(2))])),
+    ),
   );
   process.exit(0);
 }
