@@ -84,7 +84,16 @@ export type FromWorker =
 function run(d: WatchdogWorkerData): void {
   const port = parentPort!;
   const beat = new Int32Array(d.heartbeat);
-  const fd2 = { write: (s: string) => writeSync(2, s) };
+  // a line that cannot be written (stderr on a full disk: ENOSPC) is dropped: a throw here would end fire() before its cancel-all
+  const fd2 = {
+    write: (s: string) => {
+      try {
+        writeSync(2, s);
+      } catch {
+        // dropped: the cancel-all and the exit matter more than the line
+      }
+    },
+  };
   const log: Logger = createLogger({ level: d.log.level, pretty: d.log.pretty, colors: d.log.colors, destination: fd2 }).child({ component: 'watchdog' });
   let venue: WatchdogVenue | null = null;
   let scope: Set<Bytes32> | null = null;

@@ -32,6 +32,7 @@ import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/wa
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 import { EXIT_STOP_CUT_SHORT } from '../../runtime/exit-codes.ts';
+import { guardProcessOutput } from '../../runtime/output-guard.ts';
 import { LAUNCHER_GONE, launcherPid, takeEarlySignals } from '../early-signals.ts';
 import { stopAgain } from '../stop-again.ts';
 import { startupFailed } from '../startup-failed.ts';
@@ -123,6 +124,9 @@ async function run(args: ParsedArgs): Promise<number> {
   const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
   const startupDeadlineMs = (o['startup-deadline'] as number) * 1000;
   if (!Number.isFinite(startupDeadlineMs) || startupDeadlineMs <= 0) throw new BadInputError('--startup-deadline', 'a duration > 0', o['startup-deadline']);
+  // logs and summaries to a file on a full disk: a line is dropped and counted, never the process ended (exit 1
+  // mid-run, orders left resting) by a failed write (src/runtime/output-guard.ts)
+  guardProcessOutput();
 
   // Signals and --duration work from the first millisecond: before the bot is up they abort its
   // start-up (every wait and retry pause ends at once); afterwards they stop it.
