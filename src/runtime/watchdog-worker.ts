@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
+import { limitEndpointServer } from '../metrics/endpoint-limits.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { describeStall, judgeStall, mainThreadSched, stallFields, type LoopStall, type ThreadSched } from './loop-stall.ts';
@@ -260,6 +261,8 @@ function run(d: WatchdogWorkerData): void {
       });
     });
     server.keepAliveTimeout = 5_000;
+    // a stalled or flooding client: idle sockets closed, connections capped (src/metrics/endpoint-limits.ts)
+    limitEndpointServer(server);
     server.once('error', (e: NodeJS.ErrnoException) =>
       port.postMessage({ type: 'listen-error', code: e.code ?? 'ERROR', message: e.message } satisfies FromWorker),
     );
