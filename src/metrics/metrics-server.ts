@@ -11,6 +11,7 @@
  * the names of readiness checks.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { limitEndpointServer } from './endpoint-limits.ts';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 
@@ -71,7 +72,7 @@ export function createMetricsServer(opts: MetricsServerOptions): Server {
     });
   });
   server.keepAliveTimeout = 5000;
-  return server;
+  return limitEndpointServer(server);
 }
 
 export async function startMetricsEndpoint(opts: MetricsServerOptions & { port: number; host?: string }): Promise<MetricsEndpoint | null> {

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger, registerSecret, type Logger } from '../core/logger.ts';
+import { limitEndpointServer } from '../metrics/endpoint-limits.ts';
 import type { ChainConfig } from '../exchange/chains.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { describeStall, judgeStall, mainThreadSched, stallFields, type LoopStall, type ThreadSched } from './loop-stall.ts';
@@ -84,7 +85,16 @@ export type FromWorker =
 function run(d: WatchdogWorkerData): void {
   const port = parentPort!;
   const beat = new Int32Array(d.heartbeat);
-  const fd2 = { write: (s: string) => writeSync(2, s) };
+  // a line that cannot be written (stderr on a full disk: ENOSPC) is dropped: a throw here would end fire() before its cancel-all
+  const fd2 = {
+    write: (s: string) => {
+      try {
+        writeSync(2, s);
+      } catch {
+        // dropped: the cancel-all and the exit matter more than the line
+      }
+    },
+  };
   const log: Logger = createLogger({ level: d.log.level, pretty: d.log.pretty, colors: d.log.colors, destination: fd2 }).child({ component: 'watchdog' });
   let venue: WatchdogVenue | null = null;
   let scope: Set<Bytes32> | null = null;
@@ -251,6 +261,8 @@ function run(d: WatchdogWorkerData): void {
       });
     });
     server.keepAliveTimeout = 5_000;
+    // a stalled or flooding client: idle sockets closed, connections capped (src/metrics/endpoint-limits.ts)
+    limitEndpointServer(server);
     server.once('error', (e: NodeJS.ErrnoException) =>
       port.postMessage({ type: 'listen-error', code: e.code ?? 'ERROR', message: e.message } satisfies FromWorker),
     );

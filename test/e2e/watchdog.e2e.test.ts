@@ -7,10 +7,11 @@
  * only: no "Waiting for the debugger to disconnect..." from the inspector session it exits through.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { test } from 'node:test';
+import { cliArgs } from '../support/cli.ts';
 import { cli, waitFor, withTimeout } from './harness.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
@@ -145,4 +146,45 @@ watchdog: { blockedLimitSeconds: 2 }
   } finally {
     c.proc.kill('SIGKILL');
   }
+});
+
+test('stderr on a full disk: the watchdog still cancels every order at the venue and exits 5', {
+  skip: !existsSync('/dev/full') && 'no /dev/full',
+}, async (t) => {
+  // /dev/full fails every write with ENOSPC, as a log file on a full disk does; before, the watchdog's first
+  // log line threw out of its fire() and the cancel-all and the exit never ran: the orders stayed, the loop stayed blocked
+  const block = join(dir, 'block-full');
+  const file = join(dir, 'full.yaml');
+  writeFileSync(
+    file,
+    `venue:
+  chain: testnet
+  baseUrl: ${sim.baseUrl}
+defaults:
+  strategy:
+    name: ${STRATEGY}
+    params: { fair: mid, bands: [{ minMargin: 0.01, targetMargin: 0.03, maxMargin: 0.05, size: 5 }] }
+  risk: { maxPosition: 100, maxNotional: 100, maxOrderSize: 50 }
+markets: all
+orders: { requoteIntervalSeconds: 0.25, deadManExpirySeconds: 120 }
+metrics: { port: 0 }
+watchdog: { blockedLimitSeconds: 3 }
+`,
+  );
+  const fd = openSync('/dev/full', 'w');
+  const proc = spawn(process.execPath, cliArgs(['run', '-c', file, '--api-key', sim.key, '--log-level', 'info', '--summary-seconds', '0', '--new-ledger']), {
+    cwd: new URL('../../', import.meta.url).pathname,
+    env: { ...process.env, BOOKMAKER_PRIVATE_KEY: sim.privateKey, BOOKMAKER_TEST_BLOCK_FILE: block },
+    stdio: ['ignore', 'pipe', fd],
+  });
+  closeSync(fd);
+  t.after(() => proc.kill('SIGKILL'));
+  let out = '';
+  proc.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+  const exit = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  await waitFor('the bot quotes at the venue', async () => proc.exitCode !== null || (await sim.openOrders()).length >= 2, 40_000);
+  assert.equal(proc.exitCode, null, `the bot ended before quoting:\n${out}`);
+  writeFileSync(block, '');
+  assert.equal(await withTimeout(exit, 40_000, 'the blocked bot did not exit'), 5, out);
+  assert.equal((await sim.openOrders()).length, 0, 'the watchdog cancelled every order of the bot at the venue');
 });

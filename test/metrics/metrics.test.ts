@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { bindStoreMetrics } from '../../src/metrics/bind-store-metrics.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { OWN_ORDERS_READ_KINDS } from '../../src/feeds/own-orders-feed.ts';
 import { createMetricsServer, listen, startMetricsEndpoint } from '../../src/metrics/metrics-server.ts';
+import { ENDPOINT_IDLE_MS, ENDPOINT_MAX_CONNECTIONS, limitEndpointServer } from '../../src/metrics/endpoint-limits.ts';
 import { StateStore } from '../../src/state/store.ts';
 import { ManualClock } from '../orders/fake-venue.ts';
 
@@ -270,5 +272,31 @@ describe('readiness', () => {
     const text = await metrics.registry.metrics();
     assert.match(text, /bookmaker_ready 0/);
     assert.match(text, /bookmaker_halted 1/);
+  });
+});
+
+describe('metrics server limits', () => {
+  it('closes a socket that never ends its headers (a stalled client holds no file descriptor for good)', async () => {
+    const srv = limitEndpointServer(createMetricsServer({ registry: createBotMetrics().registry, readiness: () => ({ reconciled: true }) }), 300);
+    const ep = await listen(srv, 0);
+    try {
+      const s = connect(Number(new URL(ep.url).port), '127.0.0.1');
+      s.on('error', () => undefined);
+      const closed = new Promise<boolean>((r) => {
+        s.once('close', () => r(true));
+        setTimeout(() => r(false), 10_000).unref();
+      });
+      s.write('GET /metrics HTTP/1.1\r\nHost: x\r\n');
+      assert.equal(await closed, true, 'the idle socket was closed');
+      s.destroy();
+    } finally {
+      await ep.close();
+    }
+  });
+
+  it('createMetricsServer applies the endpoint limits', () => {
+    const srv = createMetricsServer({ registry: createBotMetrics().registry, readiness: () => ({ reconciled: true }) });
+    assert.equal(srv.maxConnections, ENDPOINT_MAX_CONNECTIONS);
+    assert.equal(srv.timeout, ENDPOINT_IDLE_MS);
   });
 });

@@ -14,7 +14,6 @@
  * Re-executed by bin/bookmaker.js with a heap limit, it stops as on SIGTERM when that launcher is gone
  * (killed past its handlers: its IPC channel closes).
  */
-import { writeFileSync } from 'node:fs';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
 import { systemClock } from '../../core/clock.ts';
 import { resolvePretty } from '../../core/log-format.ts';
@@ -32,10 +31,12 @@ import { MetricsPortError, startWatchdog, type Watchdog } from '../../runtime/wa
 import { formatRunReport } from '../../runtime/run-report.ts';
 import { formatRotationLine, formatSummary, formatSummaryLine, startSummary, summaryRows } from '../../runtime/terminal-summary.ts';
 import { EXIT_STOP_CUT_SHORT } from '../../runtime/exit-codes.ts';
+import { guardProcessOutput } from '../../runtime/output-guard.ts';
 import { LAUNCHER_GONE, launcherPid, takeEarlySignals } from '../early-signals.ts';
 import { stopAgain } from '../stop-again.ts';
 import { startupFailed } from '../startup-failed.ts';
 import { metricsPortFlag, requireConfig } from '../shared-flags.ts';
+import { checkOutputs, writeOut } from '../write-out.ts';
 
 const command: CommandSpec = {
   name: 'run',
@@ -101,7 +102,9 @@ const command: CommandSpec = {
     },
     'report-json': {
       type: 'string',
-      description: 'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON',
+      description:
+        'write the end-of-run report (per market volume, fills, fees, PnL, time quoting, reasons) to FILE as JSON, whole or not at all; ' +
+        'a FILE that cannot be written is refused at start (exit 2)',
       arg: 'FILE',
     },
   },
@@ -123,6 +126,11 @@ async function run(args: ParsedArgs): Promise<number> {
   const shardFlag = o.shard === undefined ? undefined : parseShardText(o.shard, '--shard');
   const startupDeadlineMs = (o['startup-deadline'] as number) * 1000;
   if (!Number.isFinite(startupDeadlineMs) || startupDeadlineMs <= 0) throw new BadInputError('--startup-deadline', 'a duration > 0', o['startup-deadline']);
+  // logs and summaries to a file on a full disk: a line is dropped and counted, never the process ended (exit 1
+  // mid-run, orders left resting) by a failed write (src/runtime/output-guard.ts)
+  guardProcessOutput();
+  // a --report-json that cannot be written is refused now (exit 2), not found out at the end of a run
+  checkOutputs(o, ['report-json']);
 
   // Signals and --duration work from the first millisecond: before the bot is up they abort its
   // start-up (every wait and retry pause ends at once); afterwards they stop it.
@@ -313,7 +321,7 @@ function endOfRunReport(bot: Bot, stopReason: string, code: number, logger: Retu
   logger.info({ report }, 'run report');
   if (!file) return;
   try {
-    writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+    writeOut(file, JSON.stringify(report, null, 2) + '\n', 'report-json');
   } catch (e) {
     logger.error({ file, err: (e as Error).message }, '--report-json: the report could not be written');
   }

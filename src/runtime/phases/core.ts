@@ -14,6 +14,7 @@ import { STILL_TICK_MS } from '../../kernel/quoting-kernel.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
+import { registerOutputMetrics } from '../output-guard.ts';
 import { latchText } from '../../ledger/held-state.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
@@ -178,6 +179,7 @@ export function corePhase(
   });
   // (its `down` stays null until the holds phase starts it)
   registerLedgerMetrics(metrics.registry, bookLedger, 'bookmaker_', () => ledgerWatch);
+  registerOutputMetrics(metrics.registry);
   metrics.setStateSource(() => store.state, clock);
   metrics.setAccount(accountBooks);
   if (liveVenue) metrics.setOrderCalls(() => ({ waiting: liveVenue.waitingCalls, inFlight: liveVenue.inFlightCalls }));

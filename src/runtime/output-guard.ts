@@ -1,0 +1,105 @@
+/**
+ * Standard output and standard error written to a file (`2>>bot.log`, a container runtime's log file, a
+ * systemd `StandardError=file:`) or to a device keep the process alive when a write fails.
+ *
+ * Node writes such a stream with a blocking write(2); a failure (ENOSPC on a full disk, EIO) destroys the
+ * stream and emits 'error', which nobody can recover from: the process died with exit 1 at its next log
+ * line, mid-run, without cancelling its orders, and with the exit code of "orders left or an unexpected
+ * error" instead of the one of its real state (6 when the ledger on the same disk could not be written).
+ * Guarded, a line that cannot be written is dropped and counted (`bookmaker_output_write_failures_total`),
+ * the stream stays usable, and lines are written again as soon as the disk has room. Pipes and terminals
+ * are left as they are (a closed pipe is handled by bin/bookmaker.js).
+ */
+import { fstatSync, writeSync } from 'node:fs';
+import { Counter, type Registry } from 'prom-client';
+
+/** Lines (writes) dropped per stream since the start, and the last error's code. */
+export interface OutputFailures {
+  stdout: number;
+  stderr: number;
+  lastError: string | null;
+}
+
+const KEY = Symbol.for('bookmaker.outputFailures');
+
+type Slot = { [KEY]?: OutputFailures };
+
+/** The process's counts (zero when nothing failed or the guard is not installed). */
+export function outputFailures(): OutputFailures {
+  const g = globalThis as Slot;
+  g[KEY] ??= { stdout: 0, stderr: 0, lastError: null };
+  return g[KEY];
+}
+
+/** Is `fd` written with blocking writes by Node (a regular file or a device other than a terminal)? */
+function isFileLike(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isFile() || st.isCharacterDevice() || st.isBlockDevice();
+  } catch {
+    return false;
+  }
+}
+
+type WriteCb = (err?: Error | null) => void;
+
+/** Write the whole of `buf` to `fd`, or throw (a short write is continued; the next one says why it stopped). */
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) {
+    const n = writeSync(fd, buf, off, buf.length - off);
+    if (n <= 0) throw Object.assign(new Error('write wrote nothing'), { code: 'EIO' });
+    off += n;
+  }
+}
+
+/**
+ * Guard `stream` (fd `fd`) when it is file-like: its `write` becomes a blocking write that drops and counts
+ * a line it cannot write instead of destroying the stream. Returns whether it was guarded.
+ */
+export function guardOutput(stream: NodeJS.WriteStream, fd: number, name: 'stdout' | 'stderr', failures = outputFailures()): boolean {
+  if (stream.isTTY || !isFileLike(fd)) return false;
+  const write = (chunk: unknown, encoding?: BufferEncoding | WriteCb, cb?: WriteCb): boolean => {
+    const done = typeof encoding === 'function' ? encoding : cb;
+    const enc = typeof encoding === 'string' ? encoding : 'utf8';
+    try {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk as Uint8Array);
+      writeAll(fd, buf);
+    } catch (e) {
+      failures[name] += 1;
+      failures.lastError = (e as NodeJS.ErrnoException).code ?? String(e);
+    }
+    if (done) process.nextTick(done);
+    return true;
+  };
+  stream.write = write as NodeJS.WriteStream['write'];
+  return true;
+}
+
+/** Guard the process's stdout and stderr (once; later calls do nothing). */
+export function guardProcessOutput(): OutputFailures {
+  const failures = outputFailures();
+  const g = globalThis as Slot & { [k: symbol]: unknown };
+  const done = Symbol.for('bookmaker.outputGuarded');
+  if (!g[done]) {
+    g[done] = true;
+    guardOutput(process.stdout, 1, 'stdout', failures);
+    guardOutput(process.stderr, 2, 'stderr', failures);
+  }
+  return failures;
+}
+
+/** `bookmaker_output_write_failures_total{stream}`: writes of stdout / stderr (log lines) dropped since start. */
+export function registerOutputMetrics(registry: Registry, prefix = 'bookmaker_', failures = outputFailures()): void {
+  new Counter({
+    name: `${prefix}output_write_failures_total`,
+    help: 'Writes to stdout or stderr (log lines, summaries) dropped because the file behind them could not be written (a full disk)',
+    labelNames: ['stream'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ stream: 'stdout' }, failures.stdout);
+      this.inc({ stream: 'stderr' }, failures.stderr);
+    },
+  });
+}
