@@ -63,6 +63,8 @@ export interface RunParts extends Parts {
 /**
  * The agents of a `calibrated` fit given as a JSON file of CalibratedFit settings over the shipped
  * CALIBRATED_FIT (as scripts/flow-calibrate.ts's `--out` writes them); an unknown key is refused.
+ * decomposeRun runs them over `benign`, taken as they are: over the `calibrated` preset the taker
+ * rates would be the preset's, not the fit's (src/sim/counterparties.ts keeps a preset's own rates).
  */
 export function fitAgentsFromFile(file: string): AgentOverrides {
   const given = JSON.parse(readFileSync(file, 'utf8')) as Partial<CalibratedFit>;
@@ -77,6 +79,10 @@ export interface DecomposeOptions {
   readonly hours: number;
   readonly markets: number;
   readonly flow: FlowPreset;
+  /**
+   * a whole `calibrated` fit's agents (fitAgentsFromFile): the run's flow is then `benign` with these
+   * agents as they are, as scripts/flow-calibrate.ts and scripts/edge-fit-seeds.ts `--via fit` build it
+   */
   readonly agents?: AgentOverrides;
   readonly cfg: LoadedBacktestConfig;
   /** called before the run with the hidden fair value's reader (scripts/edge-oracle-maker.ts quotes off it) */
@@ -84,7 +90,9 @@ export interface DecomposeOptions {
 }
 
 export async function decomposeRun(o: DecomposeOptions): Promise<{ run: RunParts; fills: FillParts[] }> {
-  const source = await liveSyntheticSource({ seed: o.seed, hours: o.hours, markets: o.markets, flow: o.flow, ...(o.agents ? { agents: o.agents } : {}) });
+  if (o.agents && o.flow !== 'calibrated') throw new Error('--fit: a fit is of the calibrated preset');
+  const flow: FlowPreset = o.agents ? 'benign' : o.flow;
+  const source = await liveSyntheticSource({ seed: o.seed, hours: o.hours, markets: o.markets, flow, ...(o.agents ? { agents: o.agents } : {}) });
   const ids = source.manifest.markets.map((m) => m.id);
   const byLower = new Map(ids.map((id) => [id.toLowerCase(), id]));
   o.withFair?.((id) => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strategyConfig } from '../../scripts/edge-decompose-run.ts';
+import { CALIBRATED_FIT } from '../../src/sim/flow-presets.ts';
 import { parseOracleMakerConfig, quoteOracleMaker, setOracleFair } from '../../scripts/edge-oracle-maker.ts';
 import { MARKET, makeView, S } from '../strategy/make-view.ts';
 
@@ -100,6 +101,29 @@ test("edge-decompose: a run's parts sum to its PnL; a candidate fit file is read
     const unknown = script('edge-decompose.ts', '--strategies', 'nope');
     assert.notEqual(unknown.status, 0);
     assert.match(unknown.stderr, /--strategies: nope is not one of/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("edge-decompose --fit: the fit's own taker rates are the flow's, and the shipped fit's file is the shipped preset", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'edge-decompose-fit-'));
+  try {
+    const fit = join(dir, 'fit.json');
+    type Line = { runs: { fills: number; pnl: number }[] };
+    const first = (r: ReturnType<typeof script>): Line => JSON.parse(r.stdout.split('\n')[0]!) as Line;
+    // the fit's taker rates only (over the preset, the preset's rates came back: the same run as the preset's)
+    writeFileSync(fit, JSON.stringify({ ...CALIBRATED_FIT, informedRatePerSec: 4 * CALIBRATED_FIT.informedRatePerSec, noiseRatePerSec: 0 }));
+    const rates = script('edge-decompose.ts', '--strategies', 'oracle-anchored', '--fit', fit);
+    assert.equal(rates.status, 0, rates.stderr);
+    writeFileSync(fit, JSON.stringify(CALIBRATED_FIT));
+    const shipped = script('edge-decompose.ts', '--strategies', 'oracle-anchored', '--fit', fit);
+    const preset = script('edge-decompose.ts', '--strategies', 'oracle-anchored');
+    assert.equal(shipped.status, 0, shipped.stderr);
+    assert.equal(preset.status, 0, preset.stderr);
+    assert.ok(first(preset).runs[0]!.fills > 0);
+    assert.deepEqual(first(shipped).runs, first(preset).runs, 'the shipped fit given as a file is the calibrated preset');
+    assert.notDeepEqual(first(rates).runs, first(preset).runs, "the fit's taker rates reach the flow");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
