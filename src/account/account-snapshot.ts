@@ -15,7 +15,8 @@
  * Exact: integers stay integers, bigints travel as decimal text ({"$b": "…"}), Maps and Sets as
  * their entries, `undefined` as itself; an array of flat records with the same keys is stored as one
  * key list and rows of values, to keep the text small. A market's kept fills (src/account/kept-fills.ts,
- * typed columns) travel as rows of numbers and their fill ids, its remembered fill ids oldest first.
+ * typed columns) travel as rows of numbers and their fill ids, its remembered fill ids oldest first
+ * with their fills' times.
  */
 import { Account } from './account.ts';
 import { IdMemory, KeptFills } from './kept-fills.ts';
@@ -118,7 +119,7 @@ function encode(v: unknown, bookProto: object, t: Interner): Json {
   }
   if (v instanceof IdMemory) {
     const r = v.toRows();
-    return { $ids: [r.capacity, r.head, r.ids.map((s) => t.put(s))] };
+    return { $ids: [r.capacity, r.head, r.ts, r.ids.map((s) => t.put(s))] };
   }
   if (v instanceof Map) return { $m: [...v].map(([k, x]) => [encode(k, bookProto, t), encode(x, bookProto, t)]) };
   if (v instanceof Set) return { $s: [...v].map((x) => encode(x, bookProto, t)) };
@@ -148,14 +149,18 @@ function decode(j: Json, newBook: () => Fields, t: readonly string[]): unknown {
     if (k === '$s') return new Set((j.$s as Json[]).map((x) => decode(x, newBook, t)));
     if (k === '$fills' || k === '$ids') {
       const a = j[k];
-      // $ids: [capacity, head, ids]; $fills: [most, capacity, rows, ids]
+      // $ids: [capacity, head, times, ids] (an older bookmaker's: [capacity, head, ids], no times); $fills: [most, capacity, rows, ids]
       const numbers = 2;
-      if (!Array.isArray(a) || a.length !== (k === '$ids' ? 3 : 4) || !a.every((x, i) => (i < numbers ? typeof x === 'number' : Array.isArray(x))))
+      if (
+        !Array.isArray(a) ||
+        a.length !== (k === '$ids' && a.length === 3 ? 3 : 4) ||
+        !a.every((x, i) => (i < numbers ? typeof x === 'number' : Array.isArray(x)))
+      )
         throw new Error('a damaged market book in the books snapshot');
       const ids = (a.at(-1) as Json[]).map((x) => (typeof x === 'string' ? str(x, t) : null));
       if (ids.includes(null)) throw new Error('a damaged fill id in the books snapshot');
       return k === '$ids'
-        ? IdMemory.fromRows(a[0] as number, a[1] as number, ids as string[])
+        ? IdMemory.fromRows(a[0] as number, a[1] as number, ids as string[], a.length === 4 ? (a[2] as number[]) : undefined)
         : KeptFills.fromRows(a[0] as number, a[1] as number, a[2] as number[][], ids as string[]);
     }
     if (k === '$book') {

@@ -22,14 +22,16 @@
  * incrementally: a fill or a mark changes one market's contribution, so reading the account's PnL
  * costs O(1) whatever the number of markets.
  *
- * Memory is bounded per market: beyond `window` fills the oldest are folded into a base state (a fill
- * older than the fold can no longer be re-ordered: it is applied at the end and counted in `late`),
- * and fill ids are remembered up to `idMemory` per market for de-duplication (the ledger's unique
- * fill id is the durable guard).
+ * Memory is bounded per market: fills older than 15 minutes before the newest (by the fills' times,
+ * beyond the newest 32), and beyond `window` fills the oldest half, are folded into a base state (a
+ * fill older than the fold can no longer be re-ordered: it is applied at the end and counted in
+ * `late`), and fill ids are remembered for 15 minutes (at least the newest 128, at most `idMemory`
+ * per market) for de-duplication (the ledger's unique fill id is the durable guard).
  */
 import type { Bytes32, OutcomeIndex } from '../model/order.ts';
 import { IdMemory, KeptFills, type KeptFill } from './kept-fills.ts';
 import { ONE, notionalCeil, notionalFloor } from '../model/units.ts';
+import { FILL_ID_HORIZON_MS } from '../state/fill-ids.ts';
 import {
   applyFill as applyToPosition,
   FLAT,
@@ -132,14 +134,19 @@ export interface AccountOptions {
 
 /**
  * Fills a market's book keeps for re-ordering (between half of it and all of it: beyond, the older
- * half is folded), and fill ids it remembers for de-duplication. Feeds deliver in venue order almost
- * always, and a duplicate comes within a re-read of a feed's recent window; the ledger's unique fill
- * id is the durable guard. They were 4 096 and 16 384: ~2.5 MB a busy market once full, as much again
- * in the ledger's books checkpoint copy (src/ledger/bot-ledger.ts checkpointResume), filling for
- * hours: the live heap's growth in soak-memory's second half (docs/performance.md).
+ * half is folded), and fill ids it remembers for de-duplication: count caps, backstops now. Within
+ * them a book keeps the fills and ids of the last FILL_ID_HORIZON_MS (15 min) by the fills' times
+ * (src/state/fill-ids.ts), at least the newest KEPT_FILLS_FLOOR fills and FILL_IDS_KEPT ids (IdMemory
+ * in ./kept-fills.ts): a duplicate comes within a re-read of a feed's recent window (600 s at most),
+ * every path gives a market's fills in time order, and the ledger's unique fill id is the durable
+ * guard (docs/performance.md, "Memory over a long run"). They were 4 096 and 16 384, then the counts
+ * alone: the live heap's growth in soak-memory's second half, in the live books and again in the
+ * ledger's books checkpoint copy (src/ledger/bot-ledger.ts checkpointResume), filling for hours.
  */
 export const ACCOUNT_WINDOW = 256;
 export const ACCOUNT_ID_MEMORY = 1024;
+/** the newest fills a book keeps whatever their age (at most half its window) */
+export const KEPT_FILLS_FLOOR = 32;
 
 interface Base {
   readonly pos: PositionState;
@@ -387,7 +394,9 @@ export class Account {
   applyFill(f: AccountFill): boolean {
     const b = this.book(f.marketId);
     if (b.ids.has(f.fillId)) return false;
-    const slot = b.ids.add(f.fillId);
+    // kept fills older than the horizon go into the base state first, so the ids the memory forgets now are no kept fill's
+    this.foldOlder(b, f.ts - FILL_ID_HORIZON_MS);
+    const slot = b.ids.add(f.fillId, f.ts);
     const fills = b.fills;
     if (fills.length === 0 || !fills.before(f, fills.length - 1)) {
       fills.push(f, slot);
@@ -409,6 +418,23 @@ export class Account {
     this.refresh(b);
     this.recheck(b);
     return true;
+  }
+
+  /**
+   * The kept fills older than `cut` (ms) go into the base state, the newest KEPT_FILLS_FLOOR (at most
+   * half the window) excepted: a fill that old can only come late by a clock's step (every path gives
+   * a market's fills in time order: docs/performance.md, "Memory over a long run").
+   */
+  private foldOlder(b: MarketBook, cut: number): void {
+    const fills = b.fills;
+    const most = fills.length - Math.min(KEPT_FILLS_FLOOR, this.window >> 1);
+    let n = 0;
+    while (n < most && fills.at(n).ts < cut) n++;
+    if (n === 0) return;
+    let base = b.start();
+    for (let i = 0; i < n; i++) base = step(base, fills.at(i));
+    b.folded = base;
+    fills.drop(n);
   }
 
   /** The oldest half of the kept fills go into the base state. */

@@ -12,6 +12,7 @@ import type { OutcomeIndex, SideValue } from '../model/order.ts';
 import type { FillTerms } from '../state/position.ts';
 import { FillIdSlots, fillIdHash, parseFillId, tableSize } from '../core/fill-id-slots.ts';
 import { probeLink, probeUnlink } from '../core/probe-table.ts';
+import { FILL_ID_HORIZON_MS, FILL_IDS_KEPT } from '../state/fill-ids.ts';
 
 /** What a kept fill holds: the terms the books apply, its time and id for the order, its origin. */
 export interface KeptFill extends FillTerms {
@@ -54,6 +55,10 @@ const VIEW = new View();
 const NO_REFS = new Int32Array(0);
 /** an IdMemory's table before its first id: shared, never written (the first add grows the slots and makes the table) */
 const NO_TABLE = new Int32Array(4);
+/** an IdMemory's fill times before its first id: shared, zero-length */
+const NO_TS = new Float64Array(0);
+/** the time of an id restored from rows that gave none: kept until the count cap forgets it */
+const UNKNOWN_TS = Number.MAX_SAFE_INTEGER;
 
 export class KeptFills {
   private nums = new Float64Array(0);
@@ -155,6 +160,12 @@ export class KeptFills {
   release(slot: number): void {
     const ref = this.#ref;
     for (let i = 0; i < this.n; i++) if (ref[i] === slot) this.own(i, this.#memory!.idAt(slot));
+  }
+
+  /** The attached memory moved its ids: the one in slot `head` to 0, the next ones after it (a ring of `slots`). */
+  rotated(head: number, slots: number): void {
+    const ref = this.#ref;
+    for (let i = 0; i < this.n; i++) if (ref[i]! >= 0) ref[i] = (ref[i]! - head + slots) % slots;
   }
 
   /** The attached memory is about to move its ids: every fill keeps its id itself. */
@@ -264,32 +275,41 @@ export class KeptFills {
 }
 
 /**
- * The fill ids a book remembers for de-duplication: the newest `capacity`, the oldest forgotten
- * first. A ring of slots (src/core/fill-id-slots.ts: an id in the feeds' form is 48 bytes of numbers,
- * no string) with an open-addressing table of slot numbers (linear probing, deletion by backward
- * shift); it grows to its capacity by doubling as ids arrive, so a market with few fills holds few.
- * It replaced a ring of the id strings and a Set of them: each id's string (~100 bytes) and a Set
- * entry, kept until 1,024 newer fills of its market.
+ * The fill ids a book remembers for de-duplication: those of the last FILL_ID_HORIZON_MS (15 min) by
+ * the fills' own times, never fewer than the newest FILL_IDS_KEPT (128) whatever their age, never more
+ * than `capacity` (the count cap, a backstop), the oldest forgotten first. As the store's window
+ * (src/state/fill-ids.ts), and for the same reason: a fill reaches the live books again only by a
+ * feed's re-read, within its recent-orders window (600 s at most), and by fill time the books see
+ * their fills in order; a restart rebuilds the books from the ledger, whose unique fill id is the
+ * durable guard (docs/performance.md, "Memory over a long run"). It kept the newest `capacity` (1,024)
+ * whatever their age: 2-4 hours of fills at soak-memory's rates, filling all that time.
+ *
+ * A ring of slots (src/core/fill-id-slots.ts: an id in the feeds' form is 48 bytes of numbers, no
+ * string), each with its fill's time, and an open-addressing table of slot numbers (linear probing,
+ * deletion by backward shift). It grows by doubling only when every id it holds is still within the
+ * horizon (or the floor), so its size follows the fills of 15 minutes, not the hours. It replaced a
+ * ring of the id strings and a Set of them: each id's string (~100 bytes) and a Set entry.
  */
 export class IdMemory {
-  /** (# private: two memories that remember the same ids in the same slots are equal, whatever their tables' layout) */
+  /** (# private: two memories that remember the same ids are equal, whatever their slots' and tables' layout) */
   #slots = new FillIdSlots(0);
+  /** each slot's fill time, ms */
+  #ts = NO_TS;
   /** slot + 1 per cell, 0: empty */
   #table = NO_TABLE;
   #mask = 3;
-  /** ids held (slots [0, count) are in use) */
-  private count = 0;
-  /** the oldest id's slot once the ring is full */
-  private head = 0;
+  /** ids held: slots head, head + 1, … (mod the slots' capacity), oldest first */
+  #count = 0;
+  #head = 0;
 
   constructor(private capacity: number) {}
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   has(id: string): boolean {
-    if (this.count === 0) return false;
+    if (this.#count === 0) return false;
     const canonical = parseFillId(id);
     return this.lookup(id, canonical, fillIdHash(id, canonical)) >= 0;
   }
@@ -301,39 +321,63 @@ export class IdMemory {
     this.#keeper = k;
   }
 
-  /** The id in slot s (s < size). */
+  /** The id in slot s (a slot add returned, still held). */
   idAt(s: number): string {
     return this.#slots.idAt(s);
   }
 
-  /** Remember an id not remembered yet (the oldest is forgotten when full); its slot. */
-  add(id: string): number {
+  /**
+   * Remember an id not remembered yet, of a fill at `ts` (ms; 0: no time, forgotten by the count
+   * alone): first the oldest are forgotten, beyond the cap, and those older than the horizon before
+   * `ts` beyond the floor (from the oldest: a late fill's older time forgets none). Its slot.
+   */
+  add(id: string, ts = 0): number {
+    const cut = ts - FILL_ID_HORIZON_MS;
+    const floor = Math.min(FILL_IDS_KEPT, this.capacity);
+    while (this.#count > 0 && (this.#count >= this.capacity || (this.#count >= floor && this.#ts[this.#head]! < cut))) this.forgetOldest();
+    if (this.#count === this.#slots.capacity) this.grow(Math.min(this.capacity, Math.max(8, this.#count * 2)));
+    const s = (this.#head + this.#count) % this.#slots.capacity;
+    this.#count++;
+    // parsed last: the slots read the scratch parseFillId fills
     const canonical = parseFillId(id);
     const h = fillIdHash(id, canonical);
-    let s: number;
-    if (this.count < this.capacity) {
-      if (this.count === this.#slots.capacity) this.grow(Math.min(this.capacity, Math.max(8, this.count * 2)));
-      s = this.count++;
-    } else {
-      s = this.head;
-      this.#keeper?.release(s);
-      this.unlink(s);
-      this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-    }
     this.#slots.write(s, id, canonical, h);
+    this.#ts[s] = ts;
     this.link(s);
     return s;
   }
 
-  /** The ids remembered in slot order, and where the oldest is (the books checkpoint: src/account/account-snapshot.ts). */
-  toRows(): { capacity: number; head: number; ids: string[] } {
-    const ids: string[] = [];
-    for (let s = 0; s < this.count; s++) ids.push(this.#slots.idAt(s));
-    return { capacity: this.capacity, head: this.head, ids };
+  /** The oldest id forgotten (a kept fill that reads it keeps it itself). */
+  private forgetOldest(): void {
+    const s = this.#head;
+    this.#keeper?.release(s);
+    this.unlink(s);
+    this.#head = s + 1 === this.#slots.capacity ? 0 : s + 1;
+    this.#count--;
   }
 
-  /** The memory toRows describes, slot for slot. */
-  static fromRows(capacity: number, head: number, ring: readonly string[]): IdMemory {
+  /**
+   * The ids remembered, oldest first, and their fills' times (the books checkpoint:
+   * src/account/account-snapshot.ts). `head` is 0: rows of an older bookmaker gave the ring in slot
+   * order from the oldest at `head`, without times (fromRows reads both).
+   */
+  toRows(): { capacity: number; head: number; ids: string[]; ts: number[] } {
+    const ids: string[] = [];
+    const ts: number[] = [];
+    const n = this.#slots.capacity;
+    for (let i = 0; i < this.#count; i++) {
+      const s = (this.#head + i) % n;
+      ids.push(this.#slots.idAt(s));
+      ts.push(this.#ts[s]!);
+    }
+    return { capacity: this.capacity, head: 0, ids, ts };
+  }
+
+  /**
+   * The memory toRows describes. Rows without times (an older bookmaker's checkpoint): each id is
+   * kept until the count cap forgets it (UNKNOWN_TS), never by the horizon.
+   */
+  static fromRows(capacity: number, head: number, ring: readonly string[], times?: readonly number[]): IdMemory {
     const ok =
       Number.isSafeInteger(capacity) &&
       capacity >= 1 &&
@@ -342,32 +386,41 @@ export class IdMemory {
       head >= 0 &&
       (head === 0 || (head < capacity && ring.length === capacity)) &&
       ring.every((x) => typeof x === 'string') &&
-      new Set(ring).size === ring.length;
+      new Set(ring).size === ring.length &&
+      (times === undefined || (times.length === ring.length && times.every((t) => typeof t === 'number' && Number.isFinite(t))));
     if (!ok) throw new Error('damaged fill ids in the books snapshot');
     const m = new IdMemory(capacity);
     m.grow(ring.length);
-    for (let s = 0; s < ring.length; s++) {
-      const canonical = parseFillId(ring[s]!);
-      m.#slots.write(s, ring[s]!, canonical, fillIdHash(ring[s]!, canonical));
-      m.link(s);
+    for (let i = 0; i < ring.length; i++) {
+      const id = ring[(head + i) % ring.length]!;
+      const canonical = parseFillId(id);
+      m.#slots.write(i, id, canonical, fillIdHash(id, canonical));
+      m.#ts[i] = times === undefined ? UNKNOWN_TS : times[i]!;
+      m.link(i);
+      m.#count++;
     }
-    m.count = ring.length;
-    m.head = head;
     return m;
   }
 
-  /** Remember the newest `n` ids from now on (the older ones held are forgotten). */
+  /** Remember the newest `n` ids at most from now on (the older ones held are forgotten). */
   resize(n: number): void {
     if (n === this.capacity) return;
     this.#keeper?.releaseAll();
-    const keep = Math.min(this.count, n);
+    const keep = Math.min(this.#count, n);
     const old = this.#slots;
-    // oldest first: from head (the oldest once full; 0 before), the newest `keep`
+    const oldTs = this.#ts;
     const out = new FillIdSlots(keep);
-    for (let i = 0; i < keep; i++) out.copyFrom(old, (this.head + this.count - keep + i) % this.count, i);
+    const ts = keep === 0 ? NO_TS : new Float64Array(keep);
+    // oldest first: the newest `keep`
+    for (let i = 0; i < keep; i++) {
+      const s = (this.#head + this.#count - keep + i) % old.capacity;
+      out.copyFrom(old, s, i);
+      ts[i] = oldTs[s]!;
+    }
     this.#slots = out;
-    this.count = keep;
-    this.head = 0;
+    this.#ts = ts;
+    this.#count = keep;
+    this.#head = 0;
     this.capacity = n;
     this.relink();
   }
@@ -381,16 +434,39 @@ export class IdMemory {
     }
   }
 
-  /** `n` slots (slots [0, count) kept), the table rebuilt for them. */
+  /**
+   * `n` slots, the ids held moved to slots 0, 1, … oldest first (the kept fills' references moved
+   * with them), the table rebuilt for them.
+   */
   private grow(n: number): void {
-    this.#slots.grow(n);
+    const old = this.#slots;
+    const cap = old.capacity;
+    if (this.#head === 0) {
+      old.grow(n);
+      const ts = new Float64Array(n);
+      ts.set(this.#ts.subarray(0, Math.min(cap, n)));
+      this.#ts = ts;
+    } else {
+      const out = new FillIdSlots(n);
+      const ts = new Float64Array(n);
+      for (let i = 0; i < this.#count; i++) {
+        const s = (this.#head + i) % cap;
+        out.copyFrom(old, s, i);
+        ts[i] = this.#ts[s]!;
+      }
+      this.#keeper?.rotated(this.#head, cap);
+      this.#slots = out;
+      this.#ts = ts;
+      this.#head = 0;
+    }
     this.relink();
   }
 
   private relink(): void {
     this.#table = new Int32Array(tableSize(this.#slots.capacity));
     this.#mask = this.#table.length - 1;
-    for (let s = 0; s < this.count; s++) this.link(s);
+    const n = this.#slots.capacity;
+    for (let i = 0; i < this.#count; i++) this.link((this.#head + i) % n);
   }
 
   private link(s: number): void {

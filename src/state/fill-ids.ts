@@ -24,8 +24,10 @@
  * at its end. A push from the window that ends at the log's end appends in place: every window made
  * before it reads only entries below its own end, which never change, so an earlier state stays as
  * it was. A push from any other window (a fork) copies the window into a new log, as does a push that
- * finds the log at its bound (the bound plus a quarter): one copy of `max` ids every quarter of `max`
- * pushes, where the array copied up to `max` ids at every fill. The log's hash table holds every
+ * finds the log's dead entries (below the window) more than a quarter of the window (and 8), or the log
+ * at its bound (the bound plus a quarter): one copy of the window every quarter of it pushes, where
+ * the array copied up to `max` ids at every fill. The new log is as large as the old one when that
+ * holds the window and its room, so a log's size follows its window's, reached when the window is. The log's hash table holds every
  * entry below its end; a lookup takes the entries of its window only. The log grows by doubling as
  * ids arrive, so a market with few fills holds few.
  *
@@ -147,14 +149,17 @@ export class FillIds {
     while (keep >= FILL_IDS_KEPT && log.ts[end - keep]! < before) keep--;
     const canonical = parseFillId(id);
     const h = fillIdHash(id, canonical);
-    // in place while the log's dead entries (below the window) are fewer than twice the window: a
-    // window the age bound keeps small does not hold a log of `max` entries
-    if (end === log.n && end < log.most && end - keep <= 2 * (keep + 1) + 8) {
+    // in place while the log's dead entries (below the window) are at most a quarter of the window
+    // (and 8): a window the age bound keeps small holds a log of ~1.25 times it, whose size is reached
+    // once the window is (in the first 15-20 minutes of a busy market, not over the next hour)
+    const room = ((keep + 1) >> 2) + 8;
+    if (end === log.n && end < log.most && end - keep <= room) {
       log.append(id, canonical, h, ts);
       return new FillIds(log, end - keep, keep + 1);
     }
     const most = Math.max(1, max) + slackOf(max);
-    const out = new Log(Math.min(most, Math.max(8, 2 * (keep + 1))), most);
+    // the new log as large as the old one when that holds the window and its room: no step down and up again
+    const out = new Log(Math.min(most, Math.max(8, keep + 1 + room, log.slots.capacity)), most);
     // (copying reads no id: the scratch still holds the new id's parts)
     for (let s = end - keep; s < end; s++) out.appendFrom(log, s);
     out.append(id, canonical, h, ts);

@@ -114,3 +114,64 @@ test('a released book folded away keeps its 32 newest fill ids, and remembers th
   assert.deepEqual(a.kept(m).ids, 64);
   assert.equal(a.figures().fills, 300);
 });
+
+/** fill `i` of market `m`, ids in the feeds' form, each its own string (dropped after its fill) */
+const feedFill = (m: number, i: number, ts: number): AccountFill => ({
+  fillId: copy(`${marketId(2_000_000 + i * MARKETS + m)}:${1_000_000 * (1 + (i % 5))}`),
+  marketId: marketId(m) as Bytes32,
+  outcomeIndex: 1,
+  side: (i % 2) as 0 | 1,
+  price: 400_000 + (i % 9) * 10_000,
+  size: 1_000_000,
+  fee: 0,
+  feeSource: 'model',
+  ts,
+  origin: 'own',
+});
+
+test("three hours of fills: a book keeps its fills' and ids' last 15 minutes, not the 1,024 ids and 256 fills of its caps", () => {
+  // 10 fills a minute a market (soak-memory's busiest): 150 in 15 minutes, 1,800 in the three hours
+  const a = new Account();
+  const t0 = 1_800_000_000_000;
+  const start = liveHeap();
+  const perMarket = 3 * 60 * 10;
+  for (let i = 0; i < perMarket; i++) for (let m = 0; m < MARKETS; m++) a.applyFill(feedFill(m, i, t0 + i * 6_000 + m));
+  const perBook = (liveHeap() - start) / MARKETS;
+  // the caps' 1,024 ids and 129-257 fills retained 70.5 KB a book; 150 of each in columns of 256, 34.6 KB
+  assert.ok(perBook < 45_000, `retained ${(perBook / 1_000).toFixed(1)} KB a book`);
+  const kept = a.kept(marketId(0) as Bytes32);
+  assert.equal(a.figures().fills, perMarket * MARKETS);
+  // the last 15 minutes (150 fills, ids) and the one fill that ends them
+  assert.ok(kept.fills >= 150 && kept.fills <= 152, `${kept.fills} fills kept`);
+  assert.ok(kept.ids >= 150 && kept.ids <= 152, `${kept.ids} ids`);
+});
+
+test("a repeat within 15 minutes of the fill's time is dropped, whatever the fills between; beyond, past the newest 128, it is a new fill", () => {
+  const a = new Account();
+  const t0 = 1_800_000_000_000;
+  const first = feedFill(3, 0, t0);
+  assert.equal(a.applyFill(first), true);
+  // 900 fills in 14.9 minutes
+  for (let i = 1; i <= 900; i++) a.applyFill(feedFill(3, i, t0 + Math.round((i * 894_000) / 900)));
+  assert.equal(a.applyFill({ ...first, ts: t0 + 894_000 }), false, 'a re-read of the feed 14.9 min later');
+  assert.equal(a.figures().fills, 901);
+  // twenty minutes on: what is older than 15 minutes is forgotten (the ledger's unique fill id is the guard then)
+  for (let i = 901; i <= 910; i++) a.applyFill(feedFill(3, i, t0 + 20 * 60_000));
+  assert.equal(a.applyFill({ ...first, ts: t0 + 20 * 60_000 }), true);
+  assert.equal(a.figures().fills, 912);
+});
+
+test("a late fill within the kept fills' last 15 minutes is put in its place; one older than them is applied at the end, counted late", () => {
+  const a = new Account();
+  const t0 = 1_800_000_000_000;
+  // 10 fills a minute for an hour: the fills of the last 15 minutes are kept
+  for (let i = 0; i < 600; i++) a.applyFill(feedFill(4, i, t0 + i * 6_000));
+  const now = t0 + 599 * 6_000;
+  assert.ok(a.kept(marketId(4) as Bytes32).fills <= 152);
+  const before = a.figures();
+  a.applyFill(feedFill(4, 5_000, now - 14 * 60_000));
+  assert.equal(a.late, 0);
+  a.applyFill(feedFill(4, 5_001, now - 16 * 60_000));
+  assert.equal(a.late, 1);
+  assert.equal(a.figures().fills, before.fills + 2);
+});

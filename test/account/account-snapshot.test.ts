@@ -75,3 +75,16 @@ test('the snapshot built a market at a time (for a checkpoint that yields betwee
   assert.equal(shape, accountShape());
   assert.deepStrictEqual(restoreAccount(parsed as ReturnType<typeof snapshotAccount>), a);
 });
+
+test("an older bookmaker's snapshot (fill ids without their times) restores: every id still recognised", () => {
+  const a = new Account({ window: 16, idMemory: 40 });
+  const fills = randomFills(5, 300);
+  for (const f of fills) a.applyFill(f);
+  const text = JSON.stringify(snapshotAccount(a));
+  // $ids as an older bookmaker wrote them: [capacity, head, ids] (its head 0: oldest first)
+  const old = JSON.parse(text.replace(/"\$ids":\[(\d+),0,\[[^\]]*\],/g, '"$ids":[$1,0,'));
+  assert.notEqual(JSON.stringify(old), text);
+  const b = restoreAccount(old);
+  assert.deepStrictEqual(b.figures(), a.figures());
+  for (const f of fills) assert.equal(b.applyFill(f), a.applyFill(f), f.fillId);
+});

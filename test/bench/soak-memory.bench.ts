@@ -1,6 +1,6 @@
 /**
  * soak-memory: the bot's resident memory while it quotes 50 markets of the local exchange, each
- * with at least 5 book updates per second, for 10 minutes (`--minutes N` to shorten).
+ * with at least 5 book updates per second, for 10 minutes (`--minutes N`: 40 to read the criterion, below).
  *
  * The exchange and its simulated counterparties (stepping every 200 ms) run in this process; the
  * bot runs as `bookmaker run` in a child process (as operators run it), so its RSS is read alone
@@ -24,13 +24,13 @@
  * space grow to about twice the live set between major collections, so RSS saw-tooths well above
  * what the bot keeps alive; a capped run that neither dies nor slows down shows the live set fits.
  *
- * Bounded windows that still fill during a 10-minute soak at this bench's rates (~1,400 orders and
- * ~230-450 fills a minute over the 50 markets), so its second half is not flat by construction until
- * they are full: the books (256 fills and 1,024 fill ids a market: ~0.5-1 h and ~2-4 h, twice with
- * the ledger's checkpoint copy from minute 5) and the store's fill ids (those of the last 15 minutes,
- * src/state/fill-ids.ts), each id 48 bytes of numbers (src/core/fill-id-slots.ts). The mid history, the own-orders
- * feed's closed orders and the nonce windows take their whole memory at the start (docs/performance.md,
- * "Memory over a long run").
+ * The fill-id windows and kept fills fill for 15 minutes at this bench's rates (~1,400 orders and
+ * ~230-450 fills a minute over the 50 markets): the books' (src/account: the fills and ids of the last
+ * 15 minutes by the fills' times, twice with the ledger's checkpoint copy from minute 5) and the
+ * store's (src/state/fill-ids.ts), each id 48 bytes of numbers (src/core/fill-id-slots.ts). So the
+ * criterion needs a run whose second half starts after them: `--minutes 40` (a 10-minute run's second
+ * half is not flat by construction). The mid history, the own-orders feed's closed orders and the
+ * nonce windows take their whole memory at the start (docs/performance.md, "Memory over a long run").
  *
  * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
  * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
