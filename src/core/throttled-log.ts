@@ -65,7 +65,19 @@ export class ThrottledLog {
     this.entries.delete(key);
   }
 
-  /** Every key with events not yet told, regardless of the interval (at stop). */
+  /**
+   * The key's events not yet told (if any) go out now, but the key stays: an event within
+   * `intervalMs` of this is counted, not told in full again (a storm that pauses and resumes, e.g. a
+   * strategy that fails on every other tick, stays one storm).
+   */
+  pause(key: string, now: number, emit: (key: string, s: ThrottledSummary) => void): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    if (e.count > 0) emit(key, { count: e.count, windowMs: now - e.toldAt, last: e.last });
+    e.count = 0;
+    e.toldAt = now;
+  }
+
   /** Forget a key without a summary (a retired market); false when it was not there. */
   forget(key: string): boolean {
     return this.entries.delete(key);

@@ -300,6 +300,8 @@ export class QuotingKernel {
   /** holds the bot places on itself (e.g. 'ledger': the ledger cannot be written), apart from the operator's halt */
   private readonly holds = new Map<string, string>();
   private readonly faults: ThrottledLog;
+  /** a failing strategy's recoveries, told once per interval (a strategy that flaps is one storm) */
+  private readonly recoveries: ThrottledLog;
   /** markets whose strategy failed on its last tick */
   private readonly failing = new Set<Bytes32>();
   /**
@@ -316,6 +318,7 @@ export class QuotingKernel {
     this.store = opts.store;
     this.log = (opts.logger ?? silentLogger).child({ component: 'kernel' });
     this.faults = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
+    this.recoveries = new ThrottledLog(opts.faultLogIntervalMs ?? 10_000);
     this.account = opts.account ?? new Account();
     this.accountRisk = new AccountRisk(opts.accountLimits ?? DEFAULT_ACCOUNT_LIMITS, opts.initialRisk ?? {});
     for (const m of opts.markets) this.addSlot(m);
@@ -539,12 +542,13 @@ export class QuotingKernel {
     this.pausedMarkets.delete(k);
     this.failing.delete(k);
     this.faults.forget(k);
+    this.recoveries.forget(k);
     this.lastSyncs.delete(k);
   }
 
   /** Per-market entries held now (tests: nothing left behind after a retirement). */
   get heldMarketState(): number {
-    return this.markets.size + this.pausedMarkets.size + this.failing.size + this.lastSyncs.size + this.faults.size;
+    return this.markets.size + this.pausedMarkets.size + this.failing.size + this.lastSyncs.size + this.faults.size + this.recoveries.size;
   }
 
   /** Markets retiring after a reload that still have orders (or in-flight work) at the venue. */
@@ -1008,12 +1012,22 @@ export class QuotingKernel {
     });
   }
 
+  /**
+   * A recovery is told once per interval with the failures not yet told; the failures' storm only
+   * pauses, so a strategy that flaps (fails, recovers, fails again) writes a few lines an interval,
+   * not a stack and a recovery per flip. Its later recoveries are summarised like its failures.
+   */
   private strategyRecovered(marketId: Bytes32, now: number): void {
     const key = marketId;
     this.failing.delete(key);
-    let more = 0;
-    this.faults.settle(key, now, (_k, sum) => (more = sum.count));
-    this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
+    if (this.recoveries.hit(key, now) === 'first') {
+      let more = 0;
+      this.faults.pause(key, now, (_k, sum) => (more = sum.count));
+      this.log.warn({ marketId, unreportedFailures: more }, 'strategy recovered; quoting again');
+    }
+    this.recoveries.due(now, (k, sum) => {
+      this.log.warn({ marketId: k, recoveries: sum.count, seconds: Math.round(sum.windowMs / 1000) }, 'strategy flapping: recovered and failed again');
+    });
   }
 
   private toDesired(view: MarketView, t: StrategyTick, slot: MarketSlot): DesiredOrder[] {

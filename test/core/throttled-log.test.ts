@@ -25,3 +25,19 @@ test('a storm is one full line, then one summary per interval; a quiet key start
   assert.equal(t.hit('m2', 40_000), 'first', 'keys are independent');
   assert.equal(t.hit('m2', 40_001), null);
 });
+
+test('pause: the events not yet told go out, and an event within the interval after is counted, not told in full', () => {
+  const t = new ThrottledLog(10_000);
+  assert.equal(t.hit('m1', 0, 'a'), 'first');
+  assert.equal(t.hit('m1', 500, 'b'), null);
+  const told: number[] = [];
+  t.pause('m1', 1_000, (_k, s) => told.push(s.count));
+  assert.deepEqual(told, [1], 'the one counted event');
+  t.pause('m1', 1_200, (_k, s) => told.push(s.count));
+  assert.deepEqual(told, [1], 'nothing counted since: no summary');
+  assert.equal(t.hit('m1', 1_500, 'c'), null, 'the storm resumes: counted');
+  assert.equal(t.hit('m9', 1_500), 'first');
+  t.pause('m1', 2_000, () => undefined);
+  assert.equal(t.hit('m1', 12_000), 'first', 'quiet for a whole interval after the pause: a full line');
+  t.pause('nope', 0, () => assert.fail('an unknown key has nothing to tell'));
+});

@@ -249,6 +249,40 @@ test('a strategy that throws: quotes pulled, strategy-error, counted every time,
   kernel.stop();
 });
 
+test('a strategy that flaps (fails on every other call) writes a few lines an interval, not a stack and a recovery per flip', async () => {
+  let calls = 0;
+  const flapping: StrategyModule<unknown> = {
+    name: 'flapping',
+    parseConfig: (r, p) => bands.parseConfig(r, p),
+    quote: (v, c) => {
+      if (++calls % 2 === 0) throw new Error('every other tick');
+      return bands.quote(v, c as typeof params);
+    },
+  };
+  const { clock, kernel, health, lines, faults } = setup({ strategy: flapping });
+  health.setProcess('running');
+  // 20 s of book events every 500 ms with a 10 s interval: ~40 ticks, half of them failing
+  for (let i = 0; i < 40; i++) {
+    clock.advance(500);
+    kernel.onEvent(book(M1, 480_000 + (i % 2) * 10_000, 520_000, clock.now()));
+    await kernel.flush();
+  }
+  const flips = faults.filter((f) => f.kind === 'error' && f.market === M1).length;
+  assert.ok(flips >= 15, `it failed ${flips} times`);
+  const kernelLines = lines.filter((l) => l.component === 'kernel' && /^strategy /.test(String(l.msg)));
+  const stacks = kernelLines.filter((l) => l.stack !== undefined);
+  const recovered = kernelLines.filter((l) => l.msg === 'strategy recovered; quoting again');
+  // the first failure with its stack, the first recovery; then per 10 s one summary of each
+  assert.ok(stacks.length <= 2, `${stacks.length} stacks: ${JSON.stringify(kernelLines.map((l) => l.msg))}`);
+  assert.ok(recovered.length <= 2, `${recovered.length} recovery lines`);
+  assert.ok(kernelLines.length <= 8, `${kernelLines.length} lines for ${flips} failures`);
+  assert.ok(
+    kernelLines.some((l) => l.msg === 'strategy flapping: recovered and failed again' || /still failing/.test(String(l.msg))),
+    'the flapping is summarised',
+  );
+  kernel.stop();
+});
+
 test('a strategy slower than its budget is counted and its market marked strategy-slow', async () => {
   let t = 0;
   let slow = false;
