@@ -102,6 +102,7 @@ test('packed bookmaker installs into a project outside the repository and backte
       'glft',
       'binary',
       'follow',
+      'lopsided',
     ]);
   } finally {
     rmSync(work, { recursive: true, force: true });
