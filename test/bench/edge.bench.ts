@@ -20,7 +20,7 @@
  * adds settings to the params of avellaneda, glft and binary, replacing a key they already set (e.g.
  * 'flowLean: 0.01' or 'minSpread: 0.01'; EDGE_EXTRA_FOR names
  * others, e.g. EDGE_EXTRA_FOR=bands EDGE_EXTRA='afterPrint: { seconds: 20 }'),
- * EDGE_AGENTS (JSON) overrides the preset's agent settings, merged per agent (e.g. '{"fair":{"jumpRatePerSec":0.05}}':
+ * EDGE_AGENTS (JSON) overrides the preset's agent settings but the takers' rates (refused but with benign alone), merged per agent (e.g. '{"fair":{"jumpRatePerSec":0.05}}':
  * how a preset's parameters are tried before they are changed in src/sim/flow-presets.ts),
  * EDGE_WF_LEANS (0,0.1) the flow leans the capture walk-forward chooses from, EDGE_WF_MIN_VOLUME (75) its
  * volume floor on the first half, EDGE_WF_WORKERS (2) its worker threads, EDGE_WF_SPLIT (50%) its split.
@@ -50,6 +50,9 @@ const MARKETS = Number(process.env.EDGE_MARKETS ?? 4);
 const FLOWS = (process.env.EDGE_FLOWS?.split(',') ?? [...FLOW_PRESETS]) as FlowPreset[];
 const OPEN_LOOP = process.env.EDGE_LOOP === 'open';
 const AGENTS = process.env.EDGE_AGENTS ? (JSON.parse(process.env.EDGE_AGENTS) as AgentOverrides) : undefined;
+// a preset other than benign keeps its own taker rates over a caller's (src/sim/counterparties.ts): refuse them rather than drop them unseen
+if (AGENTS && FLOWS.some((f) => f !== 'benign') && (AGENTS.noise?.ratePerSec !== undefined || AGENTS.informed?.ratePerSec !== undefined))
+  throw new Error('EDGE_AGENTS: a preset keeps its own taker rates (noise/informed ratePerSec); try a fit with scripts/edge-decompose.ts --fit');
 
 /** Strategy params for the bench: one object with the capture walk-forward's grid base (test/bench/capture-walk-forward.ts). */
 const STRATEGY_PARAMS: Record<string, string> = { ...STRATEGY_EXAMPLES };
