@@ -28,6 +28,7 @@ import { ConfigError } from '../src/model/errors.ts';
 import { othersBook } from '../src/strategy/others-book.ts';
 import { type SmoothMidMemory, smoothMid } from '../src/strategy/smooth-mid.ts';
 import type { DesiredQuote, MarketView, StrategyModule } from '../src/strategy/types.ts';
+import { numberSetting, quoteAround } from './edge-oracle-maker.ts';
 
 export const ESTIMATORS = ['fair', 'mid', 'micro', 'touch', 'last', 'trades', 'ewma1', 'ewma3', 'ewma10', 'smooth', 'oracle'] as const;
 export type Estimator = (typeof ESTIMATORS)[number];
@@ -90,11 +91,7 @@ export function setEstimatorRun(fair: ((marketId: string) => number | undefined)
 
 export function parseEstimatorMakerConfig(raw: unknown, path: string): EstimatorMakerConfig {
   const o = (raw ?? {}) as Record<string, unknown>;
-  const num = (k: string, d: number, ok: (x: number) => boolean): number => {
-    const v = o[k] ?? d;
-    if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) throw new ConfigError(`${path}.${k}: a number in range, got ${String(v)}`);
-    return v;
-  };
+  const num = numberSetting(o, path);
   const source = o.source ?? 'mid';
   if (!(ESTIMATORS as readonly unknown[]).includes(source)) throw new ConfigError(`${path}.source: one of ${ESTIMATORS.join(', ')}, got ${String(source)}`);
   for (const k of Object.keys(o)) if (!['source', 'd', 'size', 'maxPQ', 'insideOnly'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
@@ -179,28 +176,15 @@ export function quoteEstimatorMaker(view: MarketView, c: EstimatorMakerConfig): 
   if (s.errors && fair !== undefined) recordErrors(s.errors, est, fair);
   const e = est[c.source];
   if (e === undefined || view.status !== 'active' || !view.book) return null;
-  const tick = view.tick;
-  const net = view.position.net;
   // the whole book, own quotes included, as the oracle maker (source fair is it, fill for fill)
-  const { bestBid, bestAsk } = view.book;
-  const size = Math.round(c.size * 1e6);
-  let bid = Math.floor(((e - c.d) * 1e6) / tick + 1e-9) * tick;
-  let ask = Math.ceil(((e + c.d) * 1e6) / tick - 1e-9) * tick;
-  if (bestAsk !== null) bid = Math.min(bid, bestAsk - tick);
-  if (bestBid !== null) ask = Math.max(ask, bestBid + tick);
-  const closeOnly = Math.min(e, 1 - e) > c.maxPQ;
-  const bidSize = closeOnly ? Math.min(size, Math.max(0, -net)) : size;
-  const askSize = closeOnly ? Math.min(size, Math.max(0, net)) : size;
+  const quotes = quoteAround(view, e, { ...c, sides: 'both' });
   const others = c.insideOnly ? othersBook(view) : null;
   const inside = (side: 'bid' | 'ask', price: number): boolean => {
     if (others === null) return true;
     const touch = side === 'bid' ? others.bestBid : others.bestAsk;
     return touch === null || (side === 'bid' ? price > touch : price < touch);
   };
-  const out: DesiredQuote[] = [];
-  if (bidSize > 0 && bid >= tick && inside('bid', bid)) out.push({ side: 'bid', price: bid, size: bidSize });
-  if (askSize > 0 && ask <= 1e6 - tick && inside('ask', ask)) out.push({ side: 'ask', price: ask, size: askSize });
-  return out;
+  return quotes.filter((q) => inside(q.side, q.price));
 }
 
 const estimatorMaker: StrategyModule<EstimatorMakerConfig> = { name: 'estimator-maker', parseConfig: parseEstimatorMakerConfig, quote: quoteEstimatorMaker };

@@ -37,13 +37,18 @@ export function setOracleFair(reader: Reader | undefined): void {
   (globalThis as Record<symbol, unknown>)[KEY] = reader;
 }
 
-export function parseOracleMakerConfig(raw: unknown, path: string): OracleMakerConfig {
-  const o = (raw ?? {}) as Record<string, unknown>;
-  const num = (k: string, d: number, ok: (x: number) => boolean): number => {
+/** A reader of `o`'s number settings: the value of `k` (or `d`), refused unless finite and `ok`. */
+export function numberSetting(o: Record<string, unknown>, path: string): (k: string, d: number, ok: (x: number) => boolean) => number {
+  return (k, d, ok) => {
     const v = o[k] ?? d;
     if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) throw new ConfigError(`${path}.${k}: a number in range, got ${String(v)}`);
     return v;
   };
+}
+
+export function parseOracleMakerConfig(raw: unknown, path: string): OracleMakerConfig {
+  const o = (raw ?? {}) as Record<string, unknown>;
+  const num = numberSetting(o, path);
   const sides = o.sides ?? 'both';
   if (sides !== 'both' && sides !== 'away') throw new ConfigError(`${path}.sides: both or away, got ${String(sides)}`);
   for (const k of Object.keys(o)) if (!['d', 'size', 'sides', 'flattenPQ', 'maxPQ'].includes(k)) throw new ConfigError(`${path}.${k}: unknown setting`);
@@ -60,7 +65,6 @@ export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): Desire
   const reader = (globalThis as Record<symbol, unknown>)[KEY] as Reader | undefined;
   const fair = reader?.(view.marketId);
   if (fair === undefined || view.status !== 'active' || !view.book) return null;
-  const tick = view.tick;
   const net = view.position.net;
   const { bestBid, bestAsk } = view.book;
   if (Math.min(fair, 1 - fair) < c.flattenPQ) {
@@ -68,6 +72,18 @@ export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): Desire
     if (net < 0 && bestAsk !== null) return [{ side: 'bid', price: bestAsk, size: -net, reduce: true }];
     return [];
   }
+  return quoteAround(view, fair, c);
+}
+
+/**
+ * `size` shares `d` from `fair` (probability) on each side, on the tick, never crossing the book (`view.book`
+ * given); beyond `maxPQ` of a bound, and with `sides: away` on the side toward the nearer bound, a side only
+ * takes the position down. The oracle maker's quote, and the estimator maker's around its estimate.
+ */
+export function quoteAround(view: MarketView, fair: number, c: Pick<OracleMakerConfig, 'd' | 'size' | 'sides' | 'maxPQ'>): DesiredQuote[] {
+  const tick = view.tick;
+  const net = view.position.net;
+  const { bestBid, bestAsk } = view.book!;
   const size = Math.round(c.size * 1e6);
   let bid = Math.floor(((fair - c.d) * 1e6) / tick + 1e-9) * tick;
   let ask = Math.ceil(((fair + c.d) * 1e6) / tick - 1e-9) * tick;
