@@ -57,14 +57,6 @@ export class ThrottledLog {
     }
   }
 
-  /** The key's storm is over: its events not yet told (if any), then it starts afresh. */
-  settle(key: string, now: number, emit: (key: string, s: ThrottledSummary) => void): void {
-    const e = this.entries.get(key);
-    if (!e) return;
-    if (e.count > 0) emit(key, { count: e.count, windowMs: now - e.toldAt, last: e.last });
-    this.entries.delete(key);
-  }
-
   /**
    * The key's events not yet told (if any) go out now, but the key stays: an event within
    * `intervalMs` of this is counted, not told in full again (a storm that pauses and resumes, e.g. a
