@@ -97,6 +97,13 @@ function isBusy(e: unknown): boolean {
   return code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED');
 }
 
+/**
+ * The connections of the locks this process holds. A connection nothing refers to is closed by the
+ * garbage collector, and its lock with it: a caller that dropped its ledger (or a script whose
+ * ledger is a dead local) would lose the lock at an arbitrary moment. Held here until `release()`.
+ */
+const held = new Set<Database.Database>();
+
 /** A held lock. `release()` ends the transaction and closes the file (the process's end does too). */
 export class LedgerLock {
   private released = false;
@@ -107,6 +114,7 @@ export class LedgerLock {
     private db: Database.Database,
   ) {
     this.ino = inoOf(lockPathOf(path));
+    held.add(db);
   }
 
   /**
@@ -130,6 +138,7 @@ export class LedgerLock {
     this.db = again.db;
     this.ino = again.ino;
     again.released = true;
+    held.delete(old);
     try {
       if (old.inTransaction) old.exec('ROLLBACK');
     } finally {
@@ -141,6 +150,7 @@ export class LedgerLock {
   release(): void {
     if (this.released) return;
     this.released = true;
+    held.delete(this.db);
     try {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
     } finally {
@@ -159,7 +169,7 @@ function inoOf(p: string): number {
 
 /**
  * Take the ledger's write lock, or throw LedgerLockedError naming the live holder. The lock is held
- * until `release()` or the end of the process.
+ * until `release()` or the end of the process, whether or not the caller keeps a reference to it.
  */
 export function acquireLedgerLock(ledgerPath: string, now: number = Date.now()): LedgerLock {
   const lockPath = lockPathOf(ledgerPath);

@@ -48,15 +48,16 @@ test('ledgerLockHolder: null without a lock file (and creates none), and for :me
   });
 });
 
-test('a holder killed with SIGKILL leaves no stale lock: the next writer starts', async () => {
+test('a holder keeps the lock after its ledger is garbage-collected; killed with SIGKILL it leaves no stale lock: the next writer starts', async () => {
   await withTmpLedger(async (t) => {
     const script = `import { openLedger } from ${JSON.stringify(new URL('../../src/ledger/ledger.ts', import.meta.url).href)};
 const l = openLedger({ path: ${JSON.stringify(t.file)}, clock: { now: () => Date.now(), setTimeout: (f, ms) => { const h = setTimeout(f, ms); return () => clearTimeout(h); } } });
 l.setMeta('child', String(process.pid));
-process.stdout.write('held\\n');
+// nothing refers to the ledger once this module has run: collected, it must not take the lock with it
+setTimeout(() => { globalThis.gc(); process.stdout.write('held\\n'); }, 0);
 setInterval(() => {}, 1000);`;
     // stderr piped, not inherited: a child left running must not hold the test file's own output open
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise((r) => child.once('exit', r));
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => {
