@@ -15,6 +15,7 @@
  * src/backtest/synthetic-source.ts's diagnostics accessor). Without one it quotes nothing.
  */
 import { ConfigError } from '../src/model/errors.ts';
+import { quotesAround } from '../src/strategy/quote-around.ts';
 import type { DesiredQuote, MarketView, StrategyModule } from '../src/strategy/types.ts';
 
 export interface OracleMakerConfig {
@@ -81,23 +82,14 @@ export function quoteOracleMaker(view: MarketView, c: OracleMakerConfig): Desire
  * takes the position down. The oracle maker's quote, and the estimator maker's around its estimate.
  */
 export function quoteAround(view: MarketView, fair: number, c: Pick<OracleMakerConfig, 'd' | 'size' | 'sides' | 'maxPQ'>): DesiredQuote[] {
-  const tick = view.tick;
   const net = view.position.net;
-  const { bestBid, bestAsk } = view.book!;
   const size = Math.round(c.size * 1e6);
-  let bid = Math.floor(((fair - c.d) * 1e6) / tick + 1e-9) * tick;
-  let ask = Math.ceil(((fair + c.d) * 1e6) / tick - 1e-9) * tick;
-  if (bestAsk !== null) bid = Math.min(bid, bestAsk - tick);
-  if (bestBid !== null) ask = Math.max(ask, bestBid + tick);
   // away from the nearer bound: an ask below ½, a bid above; the other side only takes the position down
   // beyond maxPQ neither side opens
   const closeOnly = Math.min(fair, 1 - fair) > c.maxPQ;
   const bidSize = closeOnly || (c.sides === 'away' && fair < 0.5) ? Math.min(size, Math.max(0, -net)) : size;
   const askSize = closeOnly || (c.sides === 'away' && fair >= 0.5) ? Math.min(size, Math.max(0, net)) : size;
-  const out: DesiredQuote[] = [];
-  if (bidSize > 0 && bid >= tick) out.push({ side: 'bid', price: bid, size: bidSize });
-  if (askSize > 0 && ask <= 1e6 - tick) out.push({ side: 'ask', price: ask, size: askSize });
-  return out;
+  return quotesAround(view, (fair - c.d) * 1e6, (fair + c.d) * 1e6, bidSize, askSize);
 }
 
 const oracleMaker: StrategyModule<OracleMakerConfig> = { name: 'oracle-maker', parseConfig: parseOracleMakerConfig, quote: quoteOracleMaker };
