@@ -159,9 +159,8 @@ export class ReplayFeed {
    * the rows due before it, as row() one by one would.
    */
   skipSilent(rows: Uint32Array, j: number, end: number, delay: number, before: number): number {
-    const { market, kind, lts, vts, side, price, size } = this.o.cols;
-    // the feed's arrays in locals: read through `this`, each was loaded again after every book write
-    const { quoted, exact, trailing, lastVts, books, sideDirty } = this;
+    const c = this.o.cols;
+    const { market, kind, lts, vts } = c;
     let last = -Infinity;
     for (; j < end; j++) {
       const r = rows[j]!;
@@ -170,29 +169,29 @@ export class ReplayFeed {
       if (!(t < before && t >= last)) break;
       last = t;
       const m = market[r]!;
-      if (quoted[m] !== 1) continue;
-      if (exact[m] === 1) break;
+      if (this.quoted[m] !== 1) continue;
+      if (this.exact[m] === 1) break;
       const k = kind[r]!;
       if (k === KIND_XLEVEL || k === KIND_XCLEAR) continue;
       if (k === KIND_TRADE) break;
       if (k === KIND_LEVEL || k === KIND_CLEAR) {
-        if (trailing[m] !== 1) break;
-        lastVts[m] = vts[r]!;
+        if (this.trailing[m] !== 1) break;
+        this.lastVts[m] = vts[r]!;
         if (k === KIND_CLEAR) {
-          books[m]!.clear();
-          sideDirty[2 * m] = 1;
-          sideDirty[2 * m + 1] = 1;
-        } else if (side[r] === 0) {
-          books[m]!.setBid(price[r]!, size[r]!);
-          sideDirty[2 * m] = 1;
+          this.books[m]!.clear();
+          this.sideDirty[2 * m] = 1;
+          this.sideDirty[2 * m + 1] = 1;
+        } else if (c.side[r] === 0) {
+          this.books[m]!.setBid(c.price[r]!, c.size[r]!);
+          this.sideDirty[2 * m] = 1;
         } else {
-          books[m]!.setAsk(price[r]!, size[r]!);
-          sideDirty[2 * m + 1] = 1;
+          this.books[m]!.setAsk(c.price[r]!, c.size[r]!);
+          this.sideDirty[2 * m + 1] = 1;
         }
         // (dirty is set already: a scheduled trailing publication has it set until it publishes)
         continue;
       }
-      lastVts[m] = vts[r]!;
+      this.lastVts[m] = vts[r]!;
     }
     return j;
   }

@@ -333,8 +333,6 @@ export class SimExchange {
     const { market, kind, lts, side, price, size } = c;
     const told = this.midTold;
     const toldIn = this.midToldIn;
-    // the exchange's arrays in locals: read through `this`, each was loaded again after every call in the loop
-    const { exact, own, books, snapshotAt } = this;
     const pass = ++this.passes;
     const stop = Math.min(before, this.nextExpiry);
     let last = -Infinity;
@@ -344,10 +342,10 @@ export class SimExchange {
       if (!(t < stop && t >= last)) break;
       last = t;
       const m = market[r]!;
-      if (exact[m] === 1) break;
+      if (this.exact[m] === 1) break;
       const k = kind[r]!;
-      const orders = own[m]!;
-      const book = books[m]!;
+      const orders = this.own[m]!;
+      const book = this.books[m]!;
       if (k === KIND_LEVEL) {
         const sd = side[r]!;
         const p = price[r]!;
@@ -363,14 +361,14 @@ export class SimExchange {
           if (reach === REACH_CROSS) break;
           const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
           // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
-          if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, snapshotAt[m] === t);
+          if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);
         }
       } else if (k === KIND_TRADE) {
         if (orders.length > 0 && tradeReachesOwn(orders, side[r]!, price[r]!)) break;
         continue; // the loop reports no mid after a trade
       } else if (k === KIND_CLEAR) {
         book.clear();
-        snapshotAt[m] = t;
+        this.snapshotAt[m] = t;
       }
       // (a top-of-book row, or a drop copy this replay does not use: the book is as it was)
       const mid = book.mid();
