@@ -51,6 +51,12 @@ export class ReplayFeed {
   /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
   private readonly lastBids: BookLevel[][];
   private readonly lastAsks: BookLevel[][];
+  /**
+   * per market and side (2m: bids, 2m + 1: asks), 1 when a row wrote that side of the bot's book
+   * since the market's last publication: an unwritten side publishes its last levels as they are
+   * (what L2Book.levelsSince would hand back) without walking the book
+   */
+  private readonly sideDirty: Uint8Array;
   /** per market, 1 while its trailing publication is scheduled */
   private readonly trailing: Uint8Array;
   /** per market, when its scheduled trailing publication is due */
@@ -77,6 +83,7 @@ export class ReplayFeed {
     this.ownBooks = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
     this.exact = o.exact ?? new Uint8Array(n);
     this.dirty = new Uint8Array(n);
+    this.sideDirty = new Uint8Array(2 * n).fill(1);
     this.lastPublish = new Float64Array(n).fill(-Infinity);
     this.lastVts = new Float64Array(n);
     this.quoted = new Uint8Array(n);
@@ -107,11 +114,15 @@ export class ReplayFeed {
     this.lastVts[m] = c.vts[r]!;
     if (k === KIND_LEVEL) {
       const book = this.books[m]!;
+      const sd = c.side[r] === 0 ? 0 : 1;
       // -1: a level the book cannot hold (off-grid); the live stream parser would drop it too
-      if ((c.side[r] === 0 ? book.setBid(c.price[r]!, c.size[r]!) : book.setAsk(c.price[r]!, c.size[r]!)) < 0) return;
+      if ((sd === 0 ? book.setBid(c.price[r]!, c.size[r]!) : book.setAsk(c.price[r]!, c.size[r]!)) < 0) return;
+      this.sideDirty[2 * m + sd] = 1;
       this.markBook(m);
     } else if (k === KIND_CLEAR) {
       this.books[m]!.clear();
+      this.sideDirty[2 * m] = 1;
+      this.sideDirty[2 * m + 1] = 1;
       this.markBook(m);
     } else if (k === KIND_TRADE) {
       const t = this.o.clock.now();
@@ -166,9 +177,17 @@ export class ReplayFeed {
       if (k === KIND_LEVEL || k === KIND_CLEAR) {
         if (this.trailing[m] !== 1) break;
         this.lastVts[m] = vts[r]!;
-        if (k === KIND_CLEAR) this.books[m]!.clear();
-        else if (c.side[r] === 0) this.books[m]!.setBid(c.price[r]!, c.size[r]!);
-        else this.books[m]!.setAsk(c.price[r]!, c.size[r]!);
+        if (k === KIND_CLEAR) {
+          this.books[m]!.clear();
+          this.sideDirty[2 * m] = 1;
+          this.sideDirty[2 * m + 1] = 1;
+        } else if (c.side[r] === 0) {
+          this.books[m]!.setBid(c.price[r]!, c.size[r]!);
+          this.sideDirty[2 * m] = 1;
+        } else {
+          this.books[m]!.setAsk(c.price[r]!, c.size[r]!);
+          this.sideDirty[2 * m + 1] = 1;
+        }
         // (dirty is set already: a scheduled trailing publication has it set until it publishes)
         continue;
       }
@@ -256,10 +275,21 @@ export class ReplayFeed {
     const seq = ++this.seq;
     const d = this.o.depth;
     const mine = this.exact[m] === 1 ? this.ownBooks[m]! : null;
+    const dirty = this.sideDirty;
     const bids =
-      mine === null ? (this.lastBids[m] = b.levelsSince('bid', d, this.lastBids[m]!)) : mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d);
+      mine !== null
+        ? mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d)
+        : dirty[2 * m] === 1
+          ? (this.lastBids[m] = b.levelsSince('bid', d, this.lastBids[m]!))
+          : this.lastBids[m]!;
     const asks =
-      mine === null ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!)) : mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d);
+      mine !== null
+        ? mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d)
+        : dirty[2 * m + 1] === 1
+          ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!))
+          : this.lastAsks[m]!;
+    dirty[2 * m] = 0;
+    dirty[2 * m + 1] = 0;
     // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)
     const book: BookSnapshot = {
       marketId: this.ids[m]!,

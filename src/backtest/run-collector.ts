@@ -155,7 +155,8 @@ export class RunCollector {
     this.sampleT.push(t);
     for (let m = 0; m < this.markets.length; m++) {
       const s = this.series[m]!;
-      const top = x.ownTop(m);
+      const bid = x.ownBid(m);
+      const ask = x.ownAsk(m);
       const v = this.samplePnl(m);
       total += v;
       s.mid.push(this.lastMid[m]!);
@@ -164,13 +165,13 @@ export class RunCollector {
       const ba = book ? book.bestAsk() : -1;
       s.bestBid.push(bb < 0 ? NaN : bb);
       s.bestAsk.push(ba < 0 ? NaN : ba);
-      s.bid.push(top.bid < 0 ? NaN : top.bid);
-      s.ask.push(top.ask < 0 ? NaN : top.ask);
+      s.bid.push(bid < 0 ? NaN : bid);
+      s.ask.push(ask < 0 ? NaN : ask);
       s.net.push(this.positions[m]!.net);
       s.pnl.push(v);
       if (this.regimeSource !== null) this.regimeSeries[m]!.push(REGIME_INDEX[this.regimeSource(m, t) ?? 'quiet']);
-      if (top.bid >= 0 && top.ask >= 0) this.quotedBoth[m]!++;
-      if (top.bid >= 0 || top.ask >= 0) this.quotedAny[m]!++;
+      if (bid >= 0 && ask >= 0) this.quotedBoth[m]!++;
+      if (bid >= 0 || ask >= 0) this.quotedAny[m]!++;
     }
     this.totalPnl.push(total);
   }

@@ -110,6 +110,8 @@ export interface SimOrder {
   state: OrderStatus;
   voidReason: VoidReason | null;
   readonly placedAt: number;
+  /** placedAt as an ISO time, made by the first listing that reads it (toVenueOrder): a reconcile lists every open order */
+  placedIso: string | null;
 }
 
 /** Why the exchange model refused an order: its own checks first, then the matching engine's codes. */
@@ -243,9 +245,18 @@ export class SimExchange {
 
   /** Best own bid / ask resting in a market (YES terms), -1 when none. Only own orders rest in the engine between commands. */
   ownTop(market: number): { bid: number; ask: number } {
+    return { bid: this.ownBid(market), ask: this.ownAsk(market) };
+  }
+
+  /** ownTop's bid without its object (the collector's samples read both sides of every market) */
+  ownBid(market: number): number {
     const bid = this.engine.bestBid(market);
+    return bid > 0 ? bid : -1;
+  }
+
+  ownAsk(market: number): number {
     const ask = this.engine.bestAsk(market);
-    return { bid: bid > 0 ? bid : -1, ask: ask > 0 ? ask : -1 };
+    return ask > 0 ? ask : -1;
   }
 
   /** The bot's balance and positions in the engine's ledger. */
@@ -343,7 +354,9 @@ export class SimExchange {
           if (sd === 0) book.setBid(p, z);
           else book.setAsk(p, z);
         } else {
-          const reach = levelReach(orders, sd, p, z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p));
+          // the level's growth matters only to a cross: read the level's size only then (most rows cross nothing)
+          let reach = levelReach(orders, sd, p, true);
+          if (reach === REACH_CROSS && !(z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p))) reach = levelReach(orders, sd, p, false);
           // a level that crosses one of our orders may fill it: the loop's row, at its time
           if (reach === REACH_CROSS) break;
           const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
@@ -682,6 +695,7 @@ export class SimExchange {
       state: 'open',
       voidReason: null,
       placedAt: at,
+      placedIso: null,
     };
     const rested = this.restTape(o, at);
     const r = this.engine.submit(toEngineOrder(p, market, this.bot, at));
@@ -771,7 +785,7 @@ export class SimExchange {
       type: p.clientOrderType === 'market' ? 'market' : 'limit',
       status: o.state,
       voidReason: o.voidReason,
-      insertedAt: new Date(o.placedAt).toISOString(),
+      insertedAt: (o.placedIso ??= new Date(o.placedAt).toISOString()),
       expiry: p.expiry ?? 0,
       settlementVersion: 2,
       sv2OrderKind: p.side === 0 ? 0 : p.inventoryMode === 2 ? 2 : 1,

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mergeLevels, ReplayFeed } from '../../src/backtest/replay-feed.ts';
-import { allocColumns, appendRow, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { allocColumns, appendRow, KIND_CLEAR, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { L2Book } from '../../src/core/l2-book.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 
 const l = (price: number, size: number) => ({ price, size });
@@ -96,4 +97,57 @@ test("nextPublication: the earliest scheduled trailing publication, whatever the
   assert.equal(feed.nextPublication(), 2_100, "market 1's is next");
   clock.runNext();
   assert.equal(feed.nextPublication(), Infinity);
+});
+
+test('a side no row wrote since the last publication is published as it was, without a walk of the book; a clear writes both', (t) => {
+  const cols = allocColumns(16, ['0x' + 'ab'.repeat(32)]);
+  appendRow(cols, 1_000, 1_000, 0, KIND_LEVEL, 0, 400_000, 5_000_000);
+  appendRow(cols, 1_000, 1_000, 0, KIND_LEVEL, 1, 450_000, 2_000_000);
+  appendRow(cols, 2_000, 2_000, 0, KIND_LEVEL, 1, 460_000, 1_000_000); // asks only
+  appendRow(cols, 3_000, 3_000, 0, KIND_LEVEL, 1, 460_000, 3_000_000); // asks only
+  appendRow(cols, 4_000, 4_000, 0, KIND_CLEAR, 0, 0, 0);
+  appendRow(cols, 4_000, 4_000, 0, KIND_LEVEL, 0, 410_000, 1_000_000);
+  const clock = new VirtualClock(1_000);
+  const seen: { bids: readonly unknown[]; asks: readonly unknown[] }[] = [];
+  const feed = new ReplayFeed({
+    cols,
+    bookTicks: [1_000],
+    clock,
+    quoted: new Set([0]),
+    publishMs: 1_000,
+    depth: 10,
+    dispatch: (e) => {
+      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push({ bids: e.event.book.bids, asks: e.event.book.asks });
+    },
+  });
+  const walks: string[] = [];
+  const own = L2Book.prototype.levelsSince;
+  t.after(() => {
+    L2Book.prototype.levelsSince = own;
+  });
+  L2Book.prototype.levelsSince = function (this: L2Book, side, depth, prev) {
+    walks.push(side);
+    return own.call(this, side, depth, prev);
+  };
+  // each row at its time; the trailing publications in between
+  for (let r = 0; r < cols.rows; r++) {
+    while (clock.nextDue() <= cols.lts[r]!) clock.runNext();
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+  }
+  while (clock.runNext());
+  // 1,000: the first bid (leading edge: both sides walked, nothing published before); 2,000, 3,000 and
+  // 4,000: the asks only were written; 5,000: the clear and a bid
+  assert.deepEqual(
+    seen.map((s) => [s.bids, s.asks]),
+    [
+      [[l(400_000, 5_000_000)], []],
+      [[l(400_000, 5_000_000)], [l(450_000, 2_000_000)]],
+      [[l(400_000, 5_000_000)], [l(450_000, 2_000_000), l(460_000, 1_000_000)]],
+      [[l(400_000, 5_000_000)], [l(450_000, 2_000_000), l(460_000, 3_000_000)]],
+      [[l(410_000, 1_000_000)], []],
+    ],
+  );
+  assert.equal(seen[3]!.bids, seen[1]!.bids, 'the unwritten bids: the same array');
+  assert.deepEqual(walks, ['bid', 'ask', 'ask', 'ask', 'ask', 'bid', 'ask'], 'no walk of the bids in the three asks-only publications');
 });

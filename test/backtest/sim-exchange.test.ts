@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { queueModel } from '../../src/backtest/queue-model.ts';
 import { SimExchange, type SimFill } from '../../src/backtest/sim-exchange.ts';
+import { L2Book } from '../../src/core/l2-book.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 import type { RecordedEvent } from '../../src/backtest/recording/format.ts';
 import { book, cols, order, trade } from './helpers.ts';
@@ -235,4 +236,56 @@ test('drop copy: our resting size is reported per level, and the observer mid in
   ]);
   const ignored = feeFree({ ignoreDropCopy: true });
   assert.equal(ignored.exact[0], 0, 'ignoreDropCopy replays from the stream');
+});
+
+test("applySilent reads a level's size only for a row that may cross our order: a crossing level that shrinks passes, one that grows stops the pass", (t) => {
+  const { x, fills, until, c } = setup([
+    book(0, [[400_000, 10 * S]], [[600_000, 10 * S]], true),
+    book(10, [[390_000, 5 * S]], []), // our side, another price
+    book(11, [], [[650_000, 5 * S]]), // the other side, through nothing
+    book(12, [], [[410_000, 0]]), // through our bid, but no size added: no cross
+    book(13, [], [[415_000, 1 * S]]), // through our bid with size: the loop's row
+  ]);
+  until(0);
+  x.place(order({ side: 0, price: 420_000, size: 5 * S }), 0);
+  const reads: number[] = [];
+  const sizeAt = L2Book.prototype.sizeAt;
+  t.after(() => {
+    L2Book.prototype.sizeAt = sizeAt;
+  });
+  L2Book.prototype.sizeAt = function (this: L2Book, side, price) {
+    reads.push(price);
+    return sizeAt.call(this, side, price);
+  };
+  let first = 0;
+  while (c.lts[first]! <= 0) first++;
+  const rows = Uint32Array.from({ length: c.rows }, (_, r) => r);
+  const stop = x.applySilent(rows, first, c.rows, Infinity, { onMid: () => {} });
+  L2Book.prototype.sizeAt = sizeAt;
+  assert.equal(c.lts[stop], 13, 'the pass stops at the growing crossing level');
+  assert.deepEqual(reads, [410_000, 415_000], 'sizes read for the two rows through our price only');
+  assert.deepEqual(fills, []);
+});
+
+test("a listed order's insertedAt is made once per order, not per listing", (t) => {
+  const { x, until } = setup([book(0, [[400_000, 10 * S]], [[600_000, 10 * S]], true)]);
+  until(0);
+  x.place(order({ side: 0, price: 420_000, size: 5 * S }), 1_700_000_000_123);
+  let made = 0;
+  const iso = Date.prototype.toISOString;
+  t.after(() => {
+    Date.prototype.toISOString = iso;
+  });
+  Date.prototype.toISOString = function (this: Date) {
+    made++;
+    return iso.call(this);
+  };
+  const trader = `0x${'11'.repeat(20)}` as const;
+  const a = x.openOrders().map((o) => x.toVenueOrder(o, trader));
+  const b = x.openOrders().map((o) => x.toVenueOrder(o, trader));
+  Date.prototype.toISOString = iso;
+  assert.equal(a.length, 1);
+  assert.equal(a[0]!.insertedAt, '2023-11-14T22:13:20.123Z');
+  assert.deepEqual(b, a);
+  assert.equal(made, 1, 'one ISO time for two listings');
 });
