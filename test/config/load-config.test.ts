@@ -107,6 +107,27 @@ markets:
   assert.deepEqual(f!.select, { by: 'filter', status: 'active', minVolume: 100 * S, limit: 3, category: 'sports' });
 });
 
+test('a YAML .nan, .inf or -.inf given for a number is named as written, not as null', async () => {
+  await rejects(
+    `${base}defaults:\n  risk: { maxPosition: .nan }\n`,
+    /^config\/t\.yaml: defaults\.risk\.maxPosition: expected a number in \(0, 1000000000\], got \.nan$/,
+  );
+  await rejects(`${base}orders: { batchLimit: .inf }\n`, /orders\.batchLimit: expected an integer in \[1, \d+\], got \.inf$/);
+  await rejects(`${base}feeds: { bookPollSeconds: -.inf }\n`, /feeds\.bookPollSeconds: expected a number in \[0\.05, 86400\], got -\.inf$/);
+  await rejects(`${base}orders: { batchLimit: 1e400 }\n`, /orders\.batchLimit: .*, got \.inf$/);
+  // the environment overrides read their values as YAML scalars: the same words
+  for (const [v, said] of [
+    ['.nan', '.nan'],
+    ['.inf', '.inf'],
+    ['-.inf', '-.inf'],
+  ]) {
+    const msg = await rejects(base, /\(set by BOOKMAKER_BATCH_LIMIT\) orders\.batchLimit: expected an integer/, { env: { BOOKMAKER_BATCH_LIMIT: v! } });
+    assert.ok(msg.endsWith(`got ${said}`), msg);
+    const generic = await rejects(base, /BOOKMAKER__defaults__risk__maxPosition/, { env: { BOOKMAKER__defaults__risk__maxPosition: v! } });
+    assert.ok(generic.endsWith(`got ${said}`), generic);
+  }
+});
+
 test('messages name file, path, expected and got', async () => {
   const rows: [string, RegExp][] = [
     [
