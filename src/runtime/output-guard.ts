@@ -9,9 +9,12 @@
  * Guarded, a line that cannot be written is dropped and counted (`bookmaker_output_write_failures_total`),
  * the stream stays usable, and lines are written again as soon as the disk has room. Pipes and terminals
  * are left as they are (a closed pipe is handled by bin/bookmaker.js).
+ *
+ * Every command is guarded from its first line (src/cli/main.ts), not only the running bot: a command's exit
+ * code is its own (doctor's verdict, 2 for bad input), never an ENOSPC stack. This module loads nothing but
+ * node:fs, so `--help` stays fast; the metric is in ./output-metrics.ts.
  */
 import { fstatSync, writeSync } from 'node:fs';
-import { Counter, type Registry } from 'prom-client';
 
 /** Lines (writes) dropped per stream since the start, and the last error's code. */
 export interface OutputFailures {
@@ -87,19 +90,4 @@ export function guardProcessOutput(): OutputFailures {
     guardOutput(process.stderr, 2, 'stderr', failures);
   }
   return failures;
-}
-
-/** `bookmaker_output_write_failures_total{stream}`: writes of stdout / stderr (log lines) dropped since start. */
-export function registerOutputMetrics(registry: Registry, prefix = 'bookmaker_', failures = outputFailures()): void {
-  new Counter({
-    name: `${prefix}output_write_failures_total`,
-    help: 'Writes to stdout or stderr (log lines, summaries) dropped because the file behind them could not be written (a full disk)',
-    labelNames: ['stream'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc({ stream: 'stdout' }, failures.stdout);
-      this.inc({ stream: 'stderr' }, failures.stderr);
-    },
-  });
 }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { guardOutput, registerOutputMetrics, type OutputFailures } from '../../src/runtime/output-guard.ts';
+import { guardOutput, type OutputFailures } from '../../src/runtime/output-guard.ts';
+import { registerOutputMetrics } from '../../src/runtime/output-metrics.ts';
 
 const fresh = (): OutputFailures => ({ stdout: 0, stderr: 0, lastError: null });
 const fakeStream = (): NodeJS.WriteStream => ({ isTTY: false, write: () => assert.fail('the unguarded write ran') }) as unknown as NodeJS.WriteStream;

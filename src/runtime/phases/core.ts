@@ -14,7 +14,7 @@ import { STILL_TICK_MS } from '../../kernel/quoting-kernel.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
-import { registerOutputMetrics } from '../output-guard.ts';
+import { registerOutputMetrics } from '../output-metrics.ts';
 import { latchText } from '../../ledger/held-state.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
