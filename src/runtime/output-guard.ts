@@ -21,6 +21,8 @@ export interface OutputFailures {
   stdout: number;
   stderr: number;
   lastError: string | null;
+  /** per stream, when (epoch ms) its current run of failed writes began; absent once a write succeeds again */
+  failingSince?: Partial<Record<'stdout' | 'stderr', number>>;
 }
 
 const KEY = Symbol.for('bookmaker.outputFailures');
@@ -68,9 +70,12 @@ export function guardOutput(stream: NodeJS.WriteStream, fd: number, name: 'stdou
     try {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk as Uint8Array);
       writeAll(fd, buf);
+      if (failures.failingSince?.[name] !== undefined) delete failures.failingSince[name];
     } catch (e) {
       failures[name] += 1;
       failures.lastError = (e as NodeJS.ErrnoException).code ?? String(e);
+      failures.failingSince ??= {};
+      failures.failingSince[name] ??= Date.now();
     }
     if (done) process.nextTick(done);
     return true;
@@ -90,4 +95,22 @@ export function guardProcessOutput(): OutputFailures {
     guardOutput(process.stderr, 2, 'stderr', failures);
   }
   return failures;
+}
+
+/**
+ * /readyz's reasons while a stream's writes fail (its last write failed): the stream, the writes dropped
+ * since the start (the figure of bookmaker_output_write_failures_total), since when, and the error. Not a
+ * failed check: the bot quotes on, as the ledger, not the logs, holds its books (docs/operating.md).
+ */
+export function outputReasons(failures = outputFailures(), now = Date.now()): string[] {
+  const out: string[] = [];
+  for (const name of ['stdout', 'stderr'] as const) {
+    const since = failures.failingSince?.[name];
+    if (since === undefined) continue;
+    const secs = Math.max(0, Math.round((now - since) / 1000));
+    out.push(
+      `logs-unwritable: ${name}: ${failures[name]} write(s) dropped since the start, failing for ${secs} s (${failures.lastError ?? 'error'}); quoting goes on`,
+    );
+  }
+  return out;
 }
