@@ -223,6 +223,9 @@ export function corePhase(
   const claims = paper ? null : claimsTracker(c, client, venue, l);
   if (claims) life.add(() => claims.stop());
   const held = new HeldForeignFills(bookLedger);
+  // a start that ends before its checks (any other failure, a stop) writes what was held, before the ledger
+  // closes; a refusal for the wallet drops it first (phases/control.ts: cleanups run last added first)
+  life.add(() => held.release(true));
   const accountRead = routeEvents(core, { clock, bookLedger: held, refusals, healthModel, wireMeter, claims, liveVenue, paperVenue });
 
   return {
@@ -253,7 +256,7 @@ export function corePhase(
  * start-up checks pass, so a start refused for that trader (exit 7) writes none of their fills to its ledger.
  * Every other event, and everything once released, goes straight to the ledger.
  */
-class HeldForeignFills {
+export class HeldForeignFills {
   private held: StateEvent[] | null = [];
   constructor(private readonly ledger: Pick<LedgerPhase['bookLedger'], 'onEvent'>) {}
   onEvent(e: StateEvent): void {
