@@ -7,6 +7,7 @@ import './early-signals.ts';
 import { formatHelp, parseArgs, type CommandSpec } from './args.ts';
 import { BookmakerError, commandExitCode } from '../model/errors.ts';
 import { scrubSecrets } from '../core/logger.ts';
+import { guardProcessOutput, type OutputFailures } from '../runtime/output-guard.ts';
 
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ default: CommandSpec }> }> = {
   run: { summary: 'run the quoting bot (live venue, testnet, a base URL, or the embedded local exchange)', load: () => import('./commands/run.ts') },
@@ -44,6 +45,22 @@ function mainHelp(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // stdout or stderr on a full disk (a file, /dev/full): a write that fails is dropped and counted, from the
+  // first line of every command, so the exit code is the command's own, never an ENOSPC stack (output-guard.ts)
+  const failures = guardProcessOutput();
+  const code = await dispatch(argv);
+  if (argv[0] !== 'run') noteDroppedOutput(argv[0] ?? 'bookmaker', failures);
+  return code;
+}
+
+/** One line on stderr when output of a one-shot command was lost (dropped too when stderr is the full one). */
+function noteDroppedOutput(name: string, f: OutputFailures): void {
+  if (f.stdout === 0 && f.stderr === 0) return;
+  const lost = [f.stdout ? `${f.stdout} to stdout` : '', f.stderr ? `${f.stderr} to stderr` : ''].filter(Boolean).join(', ');
+  process.stderr.write(`bookmaker ${name}: output lost: ${lost} could not be written (${f.lastError}); the exit code is the command's own\n`);
+}
+
+async function dispatch(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(mainHelp());

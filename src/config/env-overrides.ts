@@ -13,7 +13,7 @@
  *   BOOKMAKER_STRATEGY       built-in name or module path             → defaults.strategy.name
  *   BOOKMAKER_HALTED         true | false                             → defaults.risk.halted
  *   BOOKMAKER_REDUCE_ONLY    true | false                             → defaults.risk.reduceOnly
- *   BOOKMAKER_BATCH_LIMIT    1–500                                    → orders.batchLimit
+ *   BOOKMAKER_BATCH_LIMIT    2–50                                     → orders.batchLimit
  *   BOOKMAKER_KEY_FILE       path                                     → wallet.keyFile
  *   BOOKMAKER_LEDGER_PATH    path or :memory:                         → ledger.path
  *   BOOKMAKER_ADMIN_PORT     0–65535 (0 = off)                        → admin.port

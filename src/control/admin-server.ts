@@ -21,14 +21,19 @@
  * a token shorter than MIN_ADMIN_TOKEN_LENGTH is a config error (checkAdminToken), and a
  * port that cannot be bound is an AdminPortError (exit 2, naming the port and its holder when known):
  * a bot whose controls would reach another process must not run.
+ *
+ * The metrics port's connection limits hold here too (src/metrics/endpoint-limits.ts: idle 10 s, headers
+ * 5 s, request 10 s, at most 64 connections), so clients that stall cost neither file descriptors nor the
+ * quoting loop's time; the idle limit is off while a request is being answered.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from '../core/logger.ts';
 import { ConfigError } from '../model/errors.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Bytes32 } from '../model/order.ts';
+import { ENDPOINT_IDLE_MS, limitEndpointServer } from '../metrics/endpoint-limits.ts';
 import { describeHolder, portHolder, type PortHolder } from './port-holder.ts';
 import { HMAC_SCHEME, hmacVerifier } from './admin-auth.ts';
 
@@ -243,11 +248,25 @@ export async function startAdminEndpoint(o: { port: number; token: string; contr
   const tokenDigest = digest(o.token);
   const hmac = hmacVerifier();
   let refused = 0;
-  const server: Server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: (e as Error).message });
-    });
-  });
+  // requests being answered, by connection: the idle limit is for clients that stall, not for an action
+  // that takes long (a reload reading the venue), so it is off while one is answered
+  const working = new WeakMap<Socket, number>();
+  const server: Server = limitEndpointServer(
+    createServer((req, res) => {
+      const socket = req.socket;
+      working.set(socket, (working.get(socket) ?? 0) + 1);
+      socket.setTimeout(0);
+      void handle(req, res)
+        .catch((e: unknown) => {
+          if (!res.headersSent) send(res, 500, { error: (e as Error).message });
+        })
+        .finally(() => {
+          const n = (working.get(socket) ?? 1) - 1;
+          working.set(socket, n);
+          if (n === 0 && !socket.destroyed) socket.setTimeout(ENDPOINT_IDLE_MS);
+        });
+    }),
+  );
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     // the body is read first (bounded): ctl's proof covers it

@@ -19,6 +19,9 @@ export class ConfigFieldError extends ConfigError {
 
 function describeGot(v: unknown): string {
   if (v === null) return 'null';
+  // YAML's own spelling of the numbers JSON cannot write (JSON.stringify would say null); the
+  // environment overrides read their values as YAML scalars too (src/config/env-overrides.ts)
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? '.nan' : v > 0 ? '.inf' : '-.inf';
   if (Array.isArray(v)) return `a list ${describeValue(v)}`;
   if (typeof v === 'object') return `an object ${describeValue(v)}`;
   return describeValue(v);

@@ -9,15 +9,20 @@
  * Guarded, a line that cannot be written is dropped and counted (`bookmaker_output_write_failures_total`),
  * the stream stays usable, and lines are written again as soon as the disk has room. Pipes and terminals
  * are left as they are (a closed pipe is handled by bin/bookmaker.js).
+ *
+ * Every command is guarded from its first line (src/cli/main.ts), not only the running bot: a command's exit
+ * code is its own (doctor's verdict, 2 for bad input), never an ENOSPC stack. This module loads nothing but
+ * node:fs, so `--help` stays fast; the metric is in ./output-metrics.ts.
  */
 import { fstatSync, writeSync } from 'node:fs';
-import { Counter, type Registry } from 'prom-client';
 
 /** Lines (writes) dropped per stream since the start, and the last error's code. */
 export interface OutputFailures {
   stdout: number;
   stderr: number;
   lastError: string | null;
+  /** per stream, when (epoch ms) its current run of failed writes began; absent once a write succeeds again */
+  failingSince?: Partial<Record<'stdout' | 'stderr', number>>;
 }
 
 const KEY = Symbol.for('bookmaker.outputFailures');
@@ -65,9 +70,12 @@ export function guardOutput(stream: NodeJS.WriteStream, fd: number, name: 'stdou
     try {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, enc) : Buffer.from(chunk as Uint8Array);
       writeAll(fd, buf);
+      if (failures.failingSince?.[name] !== undefined) delete failures.failingSince[name];
     } catch (e) {
       failures[name] += 1;
       failures.lastError = (e as NodeJS.ErrnoException).code ?? String(e);
+      failures.failingSince ??= {};
+      failures.failingSince[name] ??= Date.now();
     }
     if (done) process.nextTick(done);
     return true;
@@ -89,17 +97,20 @@ export function guardProcessOutput(): OutputFailures {
   return failures;
 }
 
-/** `bookmaker_output_write_failures_total{stream}`: writes of stdout / stderr (log lines) dropped since start. */
-export function registerOutputMetrics(registry: Registry, prefix = 'bookmaker_', failures = outputFailures()): void {
-  new Counter({
-    name: `${prefix}output_write_failures_total`,
-    help: 'Writes to stdout or stderr (log lines, summaries) dropped because the file behind them could not be written (a full disk)',
-    labelNames: ['stream'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc({ stream: 'stdout' }, failures.stdout);
-      this.inc({ stream: 'stderr' }, failures.stderr);
-    },
-  });
+/**
+ * /readyz's reasons while a stream's writes fail (its last write failed): the stream, the writes dropped
+ * since the start (the figure of bookmaker_output_write_failures_total), since when, and the error. Not a
+ * failed check: the bot quotes on, as the ledger, not the logs, holds its books (docs/operating.md).
+ */
+export function outputReasons(failures = outputFailures(), now = Date.now()): string[] {
+  const out: string[] = [];
+  for (const name of ['stdout', 'stderr'] as const) {
+    const since = failures.failingSince?.[name];
+    if (since === undefined) continue;
+    const secs = Math.max(0, Math.round((now - since) / 1000));
+    out.push(
+      `logs-unwritable: ${name}: ${failures[name]} write(s) dropped since the start, failing for ${secs} s (${failures.lastError ?? 'error'}); quoting goes on`,
+    );
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -25,6 +25,23 @@ test('run refuses a --report-json it cannot write before it starts: exit 2, the 
     );
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /^bookmaker run: BAD_INPUT: --report-json: expected a file path/m);
+    assert.doesNotMatch(r.stdout, /bookmaker: quoting/, 'refused before the bot started');
+  }
+});
+
+test('a --report-json under /proc is refused at once (exit 2), not a spin in a recursive mkdir', (t) => {
+  if (!existsSync('/proc/self')) return t.skip('no /proc on this system');
+  // Node's own recursive mkdir loops forever under /proc, in one synchronous call no signal handler
+  // interrupts: the child is killed by its timeout if that comes back
+  for (const path of ['/proc/x/y.json', '/proc/self/x/y.json']) {
+    const r = spawnSync(
+      process.execPath,
+      cliArgs(['run', '-c', 'config/local.yaml', '--metrics-port', '0', '--summary-seconds', '0', '--duration', '5', '--report-json', path]),
+      { cwd: ROOT, encoding: 'utf8', timeout: 90_000, killSignal: 'SIGKILL' },
+    );
+    assert.equal(r.signal, null, `${path}: the child had to be killed (a spin)`);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^bookmaker run: BAD_INPUT: --report-json: expected a file path that can be written \(\/proc\/.*\), got "ENOENT/m);
     assert.doesNotMatch(r.stdout, /bookmaker: quoting/, 'refused before the bot started');
   }
 });

@@ -107,6 +107,39 @@ markets:
   assert.deepEqual(f!.select, { by: 'filter', status: 'active', minVolume: 100 * S, limit: 3, category: 'sports' });
 });
 
+test('a YAML .nan, .inf or -.inf given for a number is named as written, not as null', async () => {
+  await rejects(
+    `${base}defaults:\n  risk: { maxPosition: .nan }\n`,
+    /^config\/t\.yaml: defaults\.risk\.maxPosition: expected a number in \(0, 1000000000\], got \.nan$/,
+  );
+  await rejects(`${base}orders: { batchLimit: .inf }\n`, /orders\.batchLimit: expected an integer in \[\d+, \d+\].*, got \.inf$/);
+  await rejects(`${base}feeds: { bookPollSeconds: -.inf }\n`, /feeds\.bookPollSeconds: expected a number in \[0\.05, 86400\], got -\.inf$/);
+  await rejects(`${base}orders: { batchLimit: 1e400 }\n`, /orders\.batchLimit: .*, got \.inf$/);
+  // the environment overrides read their values as YAML scalars: the same words
+  for (const [v, said] of [
+    ['.nan', '.nan'],
+    ['.inf', '.inf'],
+    ['-.inf', '-.inf'],
+  ]) {
+    const msg = await rejects(base, /\(set by BOOKMAKER_BATCH_LIMIT\) orders\.batchLimit: expected an integer/, { env: { BOOKMAKER_BATCH_LIMIT: v! } });
+    assert.ok(msg.endsWith(`got ${said}`), msg);
+    const generic = await rejects(base, /BOOKMAKER__defaults__risk__maxPosition/, { env: { BOOKMAKER__defaults__risk__maxPosition: v! } });
+    assert.ok(generic.endsWith(`got ${said}`), generic);
+  }
+});
+
+test("orders.batchLimit is refused above the venue's 50 orders a bulk call and below 2, in a file and in BOOKMAKER_BATCH_LIMIT", async () => {
+  for (const n of [51, 500, 1, 0]) {
+    const msg = await rejects(`${base}orders: { batchLimit: ${n} }\n`, /orders\.batchLimit: expected an integer in \[2, 50\]/);
+    assert.match(msg, /the venue takes at most 50 orders a bulk call/);
+    await rejects(base, /^config\/t\.yaml: \(set by BOOKMAKER_BATCH_LIMIT\) orders\.batchLimit: expected an integer in \[2, 50\]/, {
+      env: { BOOKMAKER_BATCH_LIMIT: String(n) },
+    });
+  }
+  for (const n of [2, 50]) assert.equal((await parseConfigText(`${base}orders: { batchLimit: ${n} }\n`, 'config/t.yaml', { env: {} })).orders.batchLimit, n);
+  assert.equal((await parseConfigText(base, 'config/t.yaml', { env: { BOOKMAKER_BATCH_LIMIT: '50' } })).orders.batchLimit, 50);
+});
+
 test('messages name file, path, expected and got', async () => {
   const rows: [string, RegExp][] = [
     [
@@ -114,7 +147,10 @@ test('messages name file, path, expected and got', async () => {
       /^config\/t\.yaml: markets\[2\]\.strategy\.params\.halfSpread: expected a number in \(0, 0\.5\], got "wide"$/,
     ],
     [`${base}defaults:\n  risk: { maxPosition: -1 }\n`, /^config\/t\.yaml: defaults\.risk\.maxPosition: expected a number in \(0, 1000000000\], got -1$/],
-    [`${base}orders: { batchLimit: 1000 }\n`, /^config\/t\.yaml: orders\.batchLimit: expected an integer in \[1, 500\], got 1000$/],
+    [
+      `${base}orders: { batchLimit: 1000 }\n`,
+      /^config\/t\.yaml: orders\.batchLimit: expected an integer in \[2, 50\] \(the venue takes at most 50 orders a bulk call; .*\), got 1000$/,
+    ],
     [`${base}orders: { deadManExpirySeconds: 5 }\n`, /orders\.deadManExpirySeconds: expected 0 \(off\) or a number in \[10, 31536000\], got 5$/],
     [`${base}metrics: { port: "9464" }\n`, /metrics\.port: expected an integer in \[0, 65535\], got "9464"/],
     [`${base}logging: { level: loud }\n`, /logging\.level: expected one of trace, debug, info, warn, error, fatal, silent, got "loud"/],

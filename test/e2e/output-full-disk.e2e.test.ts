@@ -44,6 +44,21 @@ for (const which of ['stderr', 'stdout'] as const) {
     assert.equal(c.exited(), false, `the bot ended on a failed write:\n${c.text()}`);
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     assert.ok(metricValue(metrics, `bookmaker_output_write_failures_total{stream="${which}"}`) > 0, metrics);
+    // /readyz names the stream and its count, and stays 200 once the bot is ready: the logs fail no check
+    let readyz: { status: number; body: { reasons?: string[] } } = { status: 0, body: {} };
+    await waitFor(
+      `/readyz 200 naming ${which}`,
+      async () => {
+        const r = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(10_000) });
+        readyz = { status: r.status, body: (await r.json()) as { reasons?: string[] } };
+        return readyz.status === 200 && (readyz.body.reasons ?? []).some((x) => x.startsWith(`logs-unwritable: ${which}: `));
+      },
+      60_000,
+    ).catch((e: Error) => assert.fail(`${e.message}: ${JSON.stringify(readyz)}`));
+    assert.match(
+      readyz.body.reasons!.join('\n'),
+      new RegExp(`logs-unwritable: ${which}: \\d+ write\\(s\\) dropped since the start, failing for \\d+ s \\(ENOSPC\\); quoting goes on`),
+    );
     c.proc.kill('SIGTERM');
     assert.equal(await withTimeout(c.exit, 60_000, 'the bot did not stop'), 0, c.text());
     if (which === 'stderr') assert.match(c.text(), /bookmaker: stopped \(SIGTERM\), exit 0/);

@@ -31,6 +31,11 @@ export interface ControlPhase {
   readonly siblings: ReturnType<typeof siblingHandler> | null;
   /** set once start-up is over: a stop from then on is not a stop during start-up */
   started(): void;
+  /**
+   * the start was refused for another trader on the wallet (exit 7), before this run placed an order: the
+   * stop then sweeps no fills into the ledger (the orders it would read are the other trader's)
+   */
+  refusedForWallet(): void;
 }
 
 /** Who this bot is, for `ctl` to check before it acts (GET /admin/status). */
@@ -130,7 +135,14 @@ export function controlPhase(
   }
   // runs first among the cleanups, after the last cancel and before the client closes (and before
   // the last mark: its fills go into the running books too)
-  life.add(async () => void (await bookLedger.finalSweep(client, cp.venue.trader, accountBooks)));
+  let refused = false;
+  life.add(async () => {
+    // a run refused at start placed nothing: what the sweep would find (orders placed in the last 10 minutes,
+    // those open at start) is the other trader's, whose fills are not this ledger's to keep
+    cp.releaseHeldFills(!refused);
+    if (refused) log.info("refused at start: no fills swept into this ledger (the orders at the venue are another trader's)");
+    else await bookLedger.finalSweep(client, cp.venue.trader, accountBooks);
+  });
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
   let started = false;
@@ -145,6 +157,9 @@ export function controlPhase(
     siblings,
     started() {
       started = true;
+    },
+    refusedForWallet() {
+      refused = true;
     },
   };
 }

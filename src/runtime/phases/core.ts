@@ -6,6 +6,7 @@
  * the first books and balance read: until then events only fill the state, and nothing is placed. A
  * kill switch or an order-manager halt stops the bot through `shutdown`.
  */
+import { fillOrigin } from '../../account/account-fill.ts';
 import { tradingDay } from '../../account/trading-day.ts';
 import type { BotConfig } from '../../config/types.ts';
 import { HealthModel } from '../../health/health-model.ts';
@@ -14,7 +15,7 @@ import { STILL_TICK_MS } from '../../kernel/quoting-kernel.ts';
 import { TickToWireMeter } from '../../kernel/tick-to-wire.ts';
 import { createTradingCore, type TradingCore } from '../../kernel/trading-core.ts';
 import { registerLedgerMetrics } from '../../ledger/ledger-metrics.ts';
-import { registerOutputMetrics } from '../output-guard.ts';
+import { registerOutputMetrics } from '../output-metrics.ts';
 import { latchText } from '../../ledger/held-state.ts';
 import { LedgerWatch } from '../../ledger/ledger-watch.ts';
 import { bindStoreMetrics } from '../../metrics/bind-store-metrics.ts';
@@ -65,6 +66,12 @@ export interface CorePhase {
   readonly startedAt: number;
   /** the kernel begins to tick; the health model reads its ticks from here on */
   startTicking(): void;
+  /**
+   * Another trader's fills the feeds reported before the start-up checks passed are held from the ledger:
+   * written (in order) once the checks pass (startTicking) or at a stop, dropped when the start was refused for
+   * the other trader on the wallet (exit 7: their fills are not this ledger's; docs/control.md).
+   */
+  releaseHeldFills(write: boolean): void;
 }
 
 export function corePhase(
@@ -215,7 +222,11 @@ export function corePhase(
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
   if (claims) life.add(() => claims.stop());
-  const accountRead = routeEvents(core, { clock, bookLedger, refusals, healthModel, wireMeter, claims, liveVenue, paperVenue });
+  const held = new HeldForeignFills(bookLedger);
+  // a start that ends before its checks (any other failure, a stop) writes what was held, before the ledger
+  // closes; a refusal for the wallet drops it first (phases/control.ts: cleanups run last added first)
+  life.add(() => held.release(true));
+  const accountRead = routeEvents(core, { clock, bookLedger: held, refusals, healthModel, wireMeter, claims, liveVenue, paperVenue });
 
   return {
     core,
@@ -233,15 +244,37 @@ export function corePhase(
     startedAt,
     startTicking() {
       ticking = true;
+      held.release(true);
       k.start();
     },
+    releaseHeldFills: (write) => held.release(write),
   };
+}
+
+/**
+ * The ledger's event route during start-up: another trader's fill (origin foreign) waits here until the
+ * start-up checks pass, so a start refused for that trader (exit 7) writes none of their fills to its ledger.
+ * Every other event, and everything once released, goes straight to the ledger.
+ */
+export class HeldForeignFills {
+  private held: StateEvent[] | null = [];
+  constructor(private readonly ledger: Pick<LedgerPhase['bookLedger'], 'onEvent'>) {}
+  onEvent(e: StateEvent): void {
+    if (this.held !== null && e.type === 'OrderFilled' && fillOrigin(e) === 'foreign') this.held.push(e);
+    else this.ledger.onEvent(e);
+  }
+  /** from now on straight to the ledger; what was held is written (write) or dropped */
+  release(write: boolean): void {
+    const held = this.held;
+    this.held = null;
+    if (write && held) for (const e of held) this.ledger.onEvent(e);
+  }
 }
 
 /** What the event routes of the live bot tell. */
 interface Routes {
   readonly clock: StartContext['clock'];
-  readonly bookLedger: LedgerPhase['bookLedger'];
+  readonly bookLedger: Pick<LedgerPhase['bookLedger'], 'onEvent'>;
   readonly refusals: RefusalLog;
   readonly healthModel: HealthModel;
   readonly wireMeter: TickToWireMeter;

@@ -6,6 +6,7 @@
  */
 import { respond, startMetricsEndpoint, type MetricsEndpoint } from '../../metrics/metrics-server.ts';
 import { botReadiness } from '../../metrics/readiness.ts';
+import { outputReasons } from '../output-guard.ts';
 import { watchStalls } from '../stall-report.ts';
 import { MetricsPortError } from '../watchdog.ts';
 import type { CorePhase } from './core.ts';
@@ -73,7 +74,9 @@ export async function endpointsPhase(c: StartContext, { lists }: SelectPhase, { 
   const readyDetails = (): Record<string, unknown> => {
     const h = healthModel.readiness();
     const loop = stalls?.recent();
-    return { process: h.process, reasons: [...operator.reasons(), ...h.reasons], markets: h.markets, ...(loop ? { eventLoopStalls: loop } : {}) };
+    // logs that cannot be written are named but fail no check: the bot quotes on (outputReasons)
+    const reasons = [...operator.reasons(), ...h.reasons, ...outputReasons()];
+    return { process: h.process, reasons, markets: h.markets, ...(loop ? { eventLoopStalls: loop } : {}) };
   };
   const port = c.o.metricsPort ?? cfg.metrics.port;
   let endpoint: MetricsEndpoint | null = null;

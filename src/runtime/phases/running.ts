@@ -16,6 +16,7 @@ import type { RotationPhase } from './rotation.ts';
 import type { SelectPhase } from './select.ts';
 import { retryOptions, type StartContext } from './start-context.ts';
 import { cancelSiblingsAtStart } from './siblings.ts';
+import { WalletSharedError } from '../wallet-watch.ts';
 import { checkWalletAtStart } from './wallet.ts';
 
 export async function reconcilePhase(
@@ -44,9 +45,15 @@ export async function reconcilePhase(
   if (signal?.aborted) throw new StartupAbortedError(String(signal.reason ?? 'stop'));
   // another trader's open orders in these markets refuse the start (exit 7) before the first quote;
   // from here on a new one halts the bot (phases/wallet.ts)
-  checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
-  // a sibling shard's orders in this shard's markets (the shard count changed): cancelled before the first quote
-  for (const [m, j] of await cancelSiblingsAtStart(c, cp.wallet?.watch ?? null, cp.venue)) ctl.siblings?.contest(m, j);
+  // (refused: the stop writes no fill of theirs into this ledger, ControlPhase.refusedForWallet)
+  try {
+    checkWalletAtStart(c, cp.wallet?.watch ?? null, bookLedger.ledger.path === ':memory:', bookLedger.ledger.nonceTag());
+    // a sibling shard's orders in this shard's markets (the shard count changed): cancelled before the first quote
+    for (const [m, j] of await cancelSiblingsAtStart(c, cp.wallet?.watch ?? null, cp.venue)) ctl.siblings?.contest(m, j);
+  } catch (e) {
+    if (e instanceof WalletSharedError) ctl.refusedForWallet();
+    throw e;
+  }
   cp.wallet?.watch.running();
   // the first tick of any market, and so the first create, comes after the checks above: a kernel
   // started earlier ticked during the reconcile (housekeeping, a book event) and its quotes went out
