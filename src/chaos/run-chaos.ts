@@ -21,7 +21,7 @@
  * past its deadline; `no-duplicate-quote` covers the new markets as every other.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerSecret } from '../core/logger.ts';
 import { TESTNET } from '../exchange/chains.ts';
@@ -67,6 +67,7 @@ import { accountFromLedger, lastFillSeq } from '../ledger/books.ts';
 import { openLedger, type Ledger } from '../ledger/ledger.ts';
 import { systemClock } from '../core/clock.ts';
 import { HEALTH_STATES } from '../health/health-model.ts';
+import { makeFolders } from '../core/make-folders.ts';
 
 export interface ChaosOptions {
   durationMs: number;
@@ -508,7 +509,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   const profileName = o.profile ?? 'heavy';
   const profile: FaultSettings = faultProfile(profileName);
   const say = o.progress ?? (() => undefined);
-  mkdirSync(o.workDir, { recursive: true });
+  makeFolders(o.workDir);
   const keys = chaosKeys(seed);
   const configPath = join(o.workDir, 'chaos-bot.yaml');
   const ledgerPath = join(o.workDir, 'chaos-bot.ledger.sqlite');

@@ -5,8 +5,9 @@
  * or none). `checkOutputs` tries each folder before a run, so a path that cannot be written is refused
  * before the work, not after it.
  */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { makeFolders } from '../core/make-folders.ts';
 import { BadInputError } from '../model/errors.ts';
 import type { ParsedArgs } from './args.ts';
 
@@ -23,39 +24,6 @@ function removeQuietly(path: string): void {
     rmSync(path, { force: true });
   } catch {
     // its folder may not exist: nothing to remove
-  }
-}
-
-const codeOf = (e: unknown): unknown => (e as NodeJS.ErrnoException | undefined)?.code;
-
-/**
- * `mkdir -p` that cannot spin: Node's recursive mkdir retries forever under /proc (a folder there that
- * cannot hold another answers ENOENT again and again; the process is stuck in one synchronous call and
- * no signal handler runs). Finds the nearest folder that exists, then makes each missing one below it
- * with a plain mkdir, so a refusal (ENOENT, EACCES, EROFS, ENOTDIR) is thrown at once.
- */
-export function makeFolders(dir: string): void {
-  const missing: string[] = [];
-  let d = resolve(dir);
-  for (;;) {
-    try {
-      if (statSync(d).isDirectory()) break;
-      throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${d}'`), { code: 'ENOTDIR' });
-    } catch (e) {
-      if (codeOf(e) !== 'ENOENT') throw e;
-    }
-    missing.push(d);
-    const up = dirname(d);
-    if (up === d) break;
-    d = up;
-  }
-  for (const m of missing.reverse()) {
-    try {
-      mkdirSync(m);
-    } catch (e) {
-      // made meanwhile by another process: fine if it is a folder
-      if (codeOf(e) !== 'EEXIST' || !statSync(m).isDirectory()) throw e;
-    }
   }
 }
 

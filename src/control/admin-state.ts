@@ -5,8 +5,9 @@
  * a reload that changed `admin.port` the file's port is still the bot's; `ctl -c FILE` reads it when
  * it names a live process, and checks the bot's identity there as anywhere.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { makeFolders } from '../core/make-folders.ts';
 
 export interface AdminState {
   readonly pid: number;
@@ -22,7 +23,7 @@ export function adminStatePath(configFile: string): string {
 /** Write the bound port; returns a remover (only this process's record is removed), or throws. */
 export function writeAdminState(configFile: string, s: AdminState): () => void {
   const p = adminStatePath(configFile);
-  mkdirSync(dirname(p), { recursive: true });
+  makeFolders(dirname(p));
   writeFileSync(p, JSON.stringify(s) + '\n', { mode: 0o600 });
   return () => {
     if (readAdminState(configFile)?.pid === s.pid) rmSync(p, { force: true });

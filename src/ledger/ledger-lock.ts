@@ -22,9 +22,10 @@
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { makeFolders } from '../core/make-folders.ts';
 
 export interface LedgerLockHolder {
   readonly pid: number;
@@ -72,7 +73,7 @@ export function createPrivate(path: string): void {
 function openLockDb(lockPath: string, create: boolean): Database.Database | null {
   if (!create && !existsSync(lockPath)) return null;
   if (create) {
-    mkdirSync(dirname(lockPath), { recursive: true });
+    makeFolders(dirname(lockPath));
     createPrivate(lockPath);
   }
   const db = new Database(lockPath, { fileMustExist: true });

@@ -35,7 +35,7 @@
  */
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FeeSource, FillOrigin } from '../account/account.ts';
 import type { Clock } from '../core/clock.ts';
@@ -47,6 +47,7 @@ import { latchPathOf, readLatchFile, readLatchRecord, writeHoldsFile, writeLatch
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
+import { makeFolders } from '../core/make-folders.ts';
 
 export type { FeeSource, FillOrigin };
 
@@ -261,7 +262,7 @@ export class Ledger {
     this.maxBatch = o.maxBatch ?? 500;
     const file = (this.file = o.path !== ':memory:');
     this.checkpointMs = o.checkpointMs ?? 60_000;
-    if (file && !o.mustExist) mkdirSync(dirname(o.path), { recursive: true });
+    if (file && !o.mustExist) makeFolders(dirname(o.path));
     // one writer per file: the lock first, so a refused second writer has touched nothing
     const wantLock = file && !o.readonly && o.lock !== false && (!o.mustExist || existsSync(o.path));
     this.lock = wantLock ? acquireLedgerLock(o.path, this.clock.now()) : null;

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkOutputs, makeFolders, writeOut } from '../../src/cli/write-out.ts';
+import { checkOutputs, writeOut } from '../../src/cli/write-out.ts';
 import { BadInputError } from '../../src/model/errors.ts';
 
 function scratch(t: { after(fn: () => void): void }): string {
@@ -51,15 +51,4 @@ test('writeOut replaces a file whole; a failed write keeps what was there, remov
   );
   assert.deepEqual(readdirSync(blocked), ['keep']);
   assert.deepEqual(readdirSync(dir).sort(), ['blocked', 'out']);
-});
-
-test('makeFolders makes the missing folders, and refuses at once where one cannot be made (a file, /proc)', (t) => {
-  const dir = scratch(t);
-  makeFolders(join(dir, 'a', 'b', 'c'));
-  assert.ok(statSync(join(dir, 'a', 'b', 'c')).isDirectory());
-  makeFolders(join(dir, 'a', 'b', 'c')); // already there: nothing to do
-  writeFileSync(join(dir, 'f'), 'x');
-  assert.throws(() => makeFolders(join(dir, 'f', 'g')), { code: 'ENOTDIR' });
-  // Node's recursive mkdir never returns here; this one throws what the kernel says
-  if (existsSync('/proc/self')) assert.throws(() => makeFolders('/proc/x/y'), { code: 'ENOENT' });
 });

@@ -13,7 +13,7 @@
  *   multiset (a tape can hold identical prints in the same millisecond, so each copy in the recording
  *   absorbs one copy of the new file, and extra copies are new prints).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { BookmakerError } from '../../model/errors.ts';
 import type { RecordedEvent, RecordedMarket } from '../recording/format.ts';
@@ -22,6 +22,7 @@ import { toColumns, writeColumns } from '../recording/columns.ts';
 import { importBinance } from './binance.ts';
 import { importKalshi } from './kalshi.ts';
 import { importPolymarket, writeAll, type ImportResult } from './polymarket.ts';
+import { makeFolders } from '../../core/make-folders.ts';
 
 export const IMPORT_SOURCES = ['polymarket', 'kalshi', 'binance'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
@@ -105,7 +106,7 @@ async function importWithColumns(source: ImportSource, path: string, dir: string
 
 async function importToTemp(source: ImportSource, path: string, out: string, columns: boolean): Promise<{ dir: string; res: ImportResult }> {
   const parent = dirname(out);
-  mkdirSync(parent, { recursive: true });
+  makeFolders(parent);
   const dir = mkdtempSync(join(parent, `.${basename(out)}.import-`));
   try {
     const res = await importWithColumns(source, path, dir, columns);
@@ -167,7 +168,7 @@ export async function importInto(source: ImportSource, path: string, out: string
         : 'Use --force to replace it, or choose another folder';
       refuse(`--out ${out}: ${describe(out, names!)}; importing into it again would add a second copy of every event. ${ways}`);
     }
-    mkdirSync(out, { recursive: true });
+    makeFolders(out);
     const res = await importWithColumns(source, path, out, columns);
     return { ...res, mode: 'new' };
   }

@@ -6,7 +6,7 @@
  * market list, so a restart resumes the same recording. The manifest is written atomically
  * (write to a temp file, then rename) whenever a file opens or closes.
  */
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, readdirSync, renameSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createGzip, type Gzip } from 'node:zlib';
 import { once } from 'node:events';
@@ -20,6 +20,7 @@ import {
   type RecordingFile,
   type RecordingManifest,
 } from './format.ts';
+import { makeFolders } from '../../core/make-folders.ts';
 
 export interface RecordingWriterOptions {
   dir: string;
@@ -60,7 +61,7 @@ export class RecordingWriter {
     this.rotateMs = opts.rotateMs ?? 3_600_000;
     this.level = opts.level ?? 6;
     this.now = opts.now ?? Date.now;
-    mkdirSync(this.dir, { recursive: true });
+    makeFolders(this.dir);
     const path = join(this.dir, 'manifest.json');
     if (existsSync(path)) {
       this.manifest = validateManifest(JSON.parse(readFileSync(path, 'utf8')), path);
