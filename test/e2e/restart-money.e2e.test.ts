@@ -15,84 +15,14 @@
  *   the store's count and its fill counters (docs/ledger-operations.md, "Restarts and fills already held").
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ledgerSummary, replayPositions } from '../../src/ledger/books.ts';
+import { ledgerSummary } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import type { PositionState } from '../../src/state/position.ts';
-import {
-  BOT_KEY,
-  cli,
-  ledgerConfig,
-  metricValue,
-  onLedgerExchange,
-  openOrders,
-  place,
-  scrapeMetrics,
-  setBook,
-  startTestBot,
-  waitFor,
-  withTimeout,
-  yaml,
-  yesTerms,
-  type Child,
-  type Harness,
-} from './harness.ts';
+import { cli, ledgerConfig, metricValue, onLedgerExchange, openOrders, scrapeMetrics, startTestBot, waitFor, withTimeout } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
+import { assertMoneyAgrees, ledgerFillRows, ownReads, runChild, take } from './restart-checks.ts';
 import { freePort } from '../support/net.ts';
-
-/** a position's fields as strings (bigints compare in deepEqual, and print in a failure) */
-const fields = (p: PositionState | null | undefined): Record<string, string> | null =>
-  p ? Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)])) : null;
-
-/** The venue's own view of the wallet: collateral, and shares held per `market:outcome` (non-zero). */
-async function venueView(h: Harness): Promise<{ collateral: bigint; holdings: Map<string, bigint> }> {
-  const s = await h.bot.client.balance.summary(h.bot.wallet);
-  const holdings = new Map<string, bigint>();
-  for (const t of s.outcomeTokens) if (t.balance !== 0n) holdings.set(`${t.marketId.toLowerCase()}:${t.outcomeIndex}`, t.balance);
-  return { collateral: s.usdc.balance, holdings };
-}
-
-function ledgerFillRows(file: string): { rows: number; bySource: Record<string, number> } {
-  try {
-    return readLedgerFile(file, (l) => {
-      const bySource: Record<string, number> = {};
-      for (const r of l.db.prepare('SELECT source, COUNT(*) AS n FROM fills GROUP BY source').all() as { source: string; n: number }[])
-        bySource[r.source] = r.n;
-      return { rows: Object.values(bySource).reduce((a, b) => a + b, 0), bySource };
-    });
-  } catch {
-    return { rows: 0, bySource: {} }; // not created yet
-  }
-}
-
-/** own-orders read requests so far, every kind (bookmaker_own_orders_reads_total) */
-const ownReads = (text: string): number =>
-  text
-    .split('\n')
-    .filter((l) => l.startsWith('bookmaker_own_orders_reads_total{'))
-    .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
-
-/** The bot's open YES-terms quote of `side` in market `m` (throws when there is none). */
-async function quoteOf(h: Harness, m: Bytes32, side: 'bid' | 'ask'): Promise<{ price: number }> {
-  const q = (await openOrders(h.bot, m)).map(yesTerms).find((y) => y.side === side);
-  assert.ok(q, `the bot quotes a ${side} in ${m}`);
-  return q;
-}
-
-/**
- * The mover takes `shares` of the bot's bid (sells YES into it) or ask (buys YES from it), IOC, then
- * puts its book back at 0.48/0.52 (its own order at that price was in front of the bot's: the
- * venue's self-trade rule took it out of the book, and the bot quotes only around a two-sided book).
- */
-async function take(h: Harness, m: Bytes32, side: 'bid' | 'ask', shares: number): Promise<void> {
-  const q = await quoteOf(h, m, side);
-  if (side === 'bid') await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: q.price, shares, timeInForce: 1, inventoryMode: 2 });
-  else await place(h.mover, { marketId: m, outcomeIndex: 1, side: 0, price: q.price, shares, timeInForce: 1 });
-  await setBook(h, m, 480_000, 520_000);
-}
 
 /**
  * Run 1 in a child, its last-seconds fills, its stop (`how`), run 2 here, one fill in it, then every
@@ -101,11 +31,7 @@ async function take(h: Harness, m: Bytes32, side: 'bid' | 'ask', shares: number)
 async function restartCheck(how: 'SIGKILL' | 'SIGTERM'): Promise<void> {
   await onLedgerExchange(async (h, ledger, dir) => {
     const [m0, m1] = h.markets as [Bytes32, Bytes32];
-    const file = join(dir, 'bot.yaml');
-    writeFileSync(file, `${yaml(h)}ledger:\n  path: ${ledger}\n  markSeconds: 1\n`);
-    const run1: Child = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
-      BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
-    });
+    const { child: run1, file } = runChild(h, dir, ledger);
     let bot: Bot | null = null;
     try {
       // a child's start-up alone (tsx, the venue, the warm-up) takes 10 s and more on a loaded machine
@@ -136,29 +62,8 @@ async function restartCheck(how: 'SIGKILL' | 'SIGTERM'): Promise<void> {
       await take(h, m1, 'bid', 2);
       await waitFor('run 2 took its fill', () => (b.store.state.markets.get(m1.toLowerCase() as Bytes32)?.position.fills ?? 0) >= 2, 30_000);
       await waitFor('run 2 recorded its fill in the ledger', () => ledgerFillRows(ledger).rows === 3 + downFills, 30_000);
-      // and until a balance read holds it (the store's position is the venue's read between reads)
-      let venue = await venueView(h);
-      await waitFor(
-        'the store holds what the venue holds',
-        async () => {
-          venue = await venueView(h);
-          for (const m of h.markets) {
-            const p = b.store.state.markets.get(m.toLowerCase() as Bytes32)?.position;
-            if (BigInt(p?.yes ?? 0) !== (venue.holdings.get(`${m.toLowerCase()}:1`) ?? 0n)) return false;
-            if (BigInt(p?.no ?? 0) !== (venue.holdings.get(`${m.toLowerCase()}:0`) ?? 0n)) return false;
-          }
-          return true;
-        },
-        30_000,
-      );
-
-      const replay = readLedgerFile(ledger, (l) => replayPositions(l));
-      for (const m of h.markets) {
-        const k = m.toLowerCase() as Bytes32;
-        const store = fields(b.store.state.markets.get(k)?.position);
-        assert.deepEqual(store, fields(replay.get(k)), `market ${k}: the store's position = the ledger's replay`);
-        assert.deepEqual(fields(b.kernel.account.positionOf(k)), fields(replay.get(k)), `market ${k}: the books' position = the ledger's replay`);
-      }
+      // (after a balance read that holds it: the store's position is the venue's read between reads)
+      await assertMoneyAgrees(h, b, ledger);
       // every fill once: 2 in run 1, the one while down, 1 in run 2
       const fills = [...b.store.state.markets.values()].reduce((n, mk) => n + mk.position.fills, 0);
       assert.equal(fills, 3 + downFills, "the store's fill count over the markets");
@@ -181,17 +86,6 @@ async function restartCheck(how: 'SIGKILL' | 'SIGTERM'): Promise<void> {
       const summary = readLedgerFile(ledger, (l) => ledgerSummary(l));
       assert.equal(summary.fills, 3 + downFills);
       assert.equal(metricValue(text, 'bookmaker_account_fills'), summary.fills, '/metrics account fills = ledger summary');
-      const baseline = readLedgerFile(ledger, (l) => l.baseline());
-      assert.ok(baseline, 'the ledger recorded its baseline');
-      assert.equal(baseline.collateral + b.kernel.account.figures().cash, venue.collateral, "the books' collateral = the venue's, to the unit");
-      assert.deepEqual(
-        b.kernel.account
-          .positions()
-          .map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)] as const)
-          .sort(),
-        [...venue.holdings.entries()].sort(),
-        "the books' holdings = the venue's",
-      );
 
       bot = null;
       assert.equal(await b.stop(), 0);
