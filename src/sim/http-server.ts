@@ -38,6 +38,8 @@ export interface HeldRequest {
   readonly method: string;
   /** the path under the API base (`/orders/bulk/create`) */
   readonly path: string;
+  /** the wallet of the request's API key */
+  readonly trader: string;
   /** 'before': its body read, nothing run yet; 'after': run (the exchange changed), its answer not sent */
   readonly stage: 'before' | 'after';
   /** settles when the client's connection closes (a client killed while its request is held) */
@@ -52,13 +54,32 @@ export interface HeldRequest {
  */
 export type RequestHold = (r: HeldRequest) => Promise<void> | undefined;
 
+/** each connection's close, one listener a connection (a keep-alive connection carries many requests) */
+const closes = new WeakMap<object, Promise<void>>();
+
+function closeOf(socket: IncomingMessage['socket']): Promise<void> {
+  let p = closes.get(socket);
+  if (p === undefined) {
+    p = socket.destroyed ? Promise.resolve() : new Promise<void>((r) => socket.once('close', () => r()));
+    closes.set(socket, p);
+  }
+  return p;
+}
+
 /** Run the hold (when one is set) for a request at `stage`; true when its client has gone. */
-async function held(deps: HttpServerDeps, req: IncomingMessage, method: string, path: string, stage: 'before' | 'after'): Promise<boolean> {
+async function held(deps: HttpServerDeps, req: IncomingMessage, key: ApiKeyRecord, method: string, path: string, stage: 'before' | 'after'): Promise<boolean> {
   const hold = deps.hold;
   if (!hold) return false;
   const socket = req.socket;
-  const gone = socket.destroyed ? Promise.resolve() : new Promise<void>((r) => socket.once('close', () => r()));
-  const wait = hold({ method, path, stage, gone });
+  const wait = hold({
+    method,
+    path,
+    stage,
+    trader: key.wallet,
+    get gone() {
+      return closeOf(socket);
+    },
+  });
   if (wait) await wait;
   return socket.destroyed;
 }
@@ -357,7 +378,7 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
     }
 
     // a test's hold: a client that went away while held before the run sent nothing the exchange received
-    if (deps.hold && key && (await held(deps, req, method, path, 'before'))) return;
+    if (deps.hold && key && (await held(deps, req, key, method, path, 'before'))) return;
     const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
     let reply: Reply;
     if (journalled) {
@@ -368,7 +389,7 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
       reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
     }
     if (reply.kind === 'handled') return;
-    if (deps.hold && key) await held(deps, req, method, path, 'after');
+    if (deps.hold && key) await held(deps, req, key, method, path, 'after');
     const pending = writeReply(res, reply, faults, rateHdrs);
     if (pending) await pending;
   } catch (e) {
