@@ -66,6 +66,15 @@ const FIRST: Record<InFlight['what'], readonly string[]> = {
   'stop-cancel': ['/orders/bulk/cancel', '/orders/bulk'],
 };
 
+/** the ledger's live orders, none while the file is not there yet */
+function ledgerOrdersOrNone(file: string): string[] {
+  try {
+    return ledgerOrders(file).unended;
+  } catch {
+    return [];
+  }
+}
+
 async function crashInFlight(o: InFlight): Promise<void> {
   await onLedgerExchange(async (h, ledger, dir) => {
     const [m0, m1] = h.markets as [Bytes32, Bytes32];
@@ -97,6 +106,9 @@ async function crashInFlight(o: InFlight): Promise<void> {
       }
       await waitFor(`run 1 sends its ${o.what}`, () => held.length > 0, 120_000);
       assert.ok(FIRST[o.what].includes(held[0]!.path), `the held request is a ${o.what}: ${held.map((r) => r.path).join(', ')}`);
+      // the creates recorded in the ledger first (its writes are batched), so the cases below are the
+      // ones where the ledger knows the orders it sent (a crash that lost the record too is not made here)
+      if (o.what === 'create') await waitFor('run 1 recorded its four creates', () => ledgerOrdersOrNone(ledger).length === 4, 30_000);
       run1.proc.kill('SIGKILL');
       await withTimeout(run1.exit, 30_000, 'run 1 did not die');
       // its connections are closed: a request held before it ran is dropped when let go
@@ -118,6 +130,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
       const atVenue = new Set(left.map((v) => v.nonce.toLowerCase()));
       // the orders run 1 recorded and saw no end of (its ledger writes are batched: some, all or none)
       const recorded = ledgerOrders(ledger).unended;
+      if (o.what === 'create') assert.equal(recorded.length, 4, 'the ledger holds the four creates run 1 sent');
       const before = ledgerFillRows(ledger).rows;
 
       bot = await startTestBot(h, await ledgerConfig(h, ledger));
