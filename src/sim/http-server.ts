@@ -29,6 +29,59 @@ export interface HttpServerDeps {
   afterMutation?: () => void;
   /** bytes of bodies held at once (built by listen() from the settings when absent) */
   bodyBudget?: BodyBudget;
+  /** for tests only: see RequestHold (LocalExchange.holdRequests) */
+  hold?: RequestHold | null;
+}
+
+/** A request as a RequestHold sees it, at one of its two stages. */
+export interface HeldRequest {
+  readonly method: string;
+  /** the path under the API base (`/orders/bulk/create`) */
+  readonly path: string;
+  /** the wallet of the request's API key */
+  readonly trader: string;
+  /** 'before': its body read, nothing run yet; 'after': run (the exchange changed), its answer not sent */
+  readonly stage: 'before' | 'after';
+  /** settles when the client's connection closes (a client killed while its request is held) */
+  readonly gone: Promise<void>;
+}
+
+/**
+ * For tests only (a crash while a request is in flight, made deterministic): called at each stage of
+ * every authenticated request; a promise returned holds the request there until it settles. A request
+ * held 'before' whose client went away meanwhile is not run: the exchange never received it, as a
+ * request lost on the way. One held 'after' has changed the exchange whatever the client does.
+ */
+export type RequestHold = (r: HeldRequest) => Promise<void> | undefined;
+
+/** each connection's close, one listener a connection (a keep-alive connection carries many requests) */
+const closes = new WeakMap<object, Promise<void>>();
+
+function closeOf(socket: IncomingMessage['socket']): Promise<void> {
+  let p = closes.get(socket);
+  if (p === undefined) {
+    p = socket.destroyed ? Promise.resolve() : new Promise<void>((r) => socket.once('close', () => r()));
+    closes.set(socket, p);
+  }
+  return p;
+}
+
+/** Run the hold (when one is set) for a request at `stage`; true when its client has gone. */
+async function held(deps: HttpServerDeps, req: IncomingMessage, key: ApiKeyRecord, method: string, path: string, stage: 'before' | 'after'): Promise<boolean> {
+  const hold = deps.hold;
+  if (!hold) return false;
+  const socket = req.socket;
+  const wait = hold({
+    method,
+    path,
+    stage,
+    trader: key.wallet,
+    get gone() {
+      return closeOf(socket);
+    },
+  });
+  if (wait) await wait;
+  return socket.destroyed;
 }
 
 /** Bearer token of a request, or undefined. */
@@ -324,6 +377,8 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
       }
     }
 
+    // a test's hold: a client that went away while held before the run sent nothing the exchange received
+    if (deps.hold && key && (await held(deps, req, key, method, path, 'before'))) return;
     const ctx: RequestContext = { method, path, params, query: url.searchParams, body, headers: req.headers, key, state, now, req, res };
     let reply: Reply;
     if (journalled) {
@@ -334,6 +389,7 @@ export async function handleRequest(deps: HttpServerDeps, req: IncomingMessage, 
       reply = typeof (answer as Promise<Reply>).then === 'function' ? await answer : (answer as Reply);
     }
     if (reply.kind === 'handled') return;
+    if (deps.hold && key) await held(deps, req, key, method, path, 'after');
     const pending = writeReply(res, reply, faults, rateHdrs);
     if (pending) await pending;
   } catch (e) {

@@ -25,7 +25,7 @@ import { EngineEventHandler } from './engine-events.ts';
 import { FlowTap, type FlowEvent, type FlowTapOptions } from './flow-tap.ts';
 import { EngineHost } from './engine-host.ts';
 import { FaultInjector, faultProfile, type FaultSettings } from './faults.ts';
-import { listen, type RunningServer } from './http-server.ts';
+import { listen, type HttpServerDeps, type RequestHold, type RunningServer } from './http-server.ts';
 import { badRequest, conflict, notFound } from './http-errors.ts';
 import { setInternals } from './internals.ts';
 import { DEMO_MARKETS, newMarketRecord } from './market-factory.ts';
@@ -112,6 +112,12 @@ export interface LocalExchange {
   close(): Promise<void>;
   /** fault: close and reopen the HTTP server on the same port; state kept. Counted as 'restart'. */
   restart(): Promise<string>;
+  /**
+   * For tests only: hold requests at a stage (src/sim/http-server.ts RequestHold), e.g. a bulk
+   * create's answer after the exchange accepted its orders, while the test kills the client; null
+   * removes the hold.
+   */
+  holdRequests(hold: RequestHold | null): void;
   /** checkpoint now: a snapshot of the live state, the journal it covers dropped (no-op without a state file) */
   save(): Promise<void>;
   /** the live state as a snapshot stores it (sections by name) */
@@ -482,7 +488,16 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
 
   const save = (): Promise<void> => checkpoint();
 
-  const deps = { state, router, faults, limiter, journal, afterMutation: maybeCheckpoint, ...(options.onError ? { onError: options.onError } : {}) };
+  const deps: HttpServerDeps = {
+    state,
+    router,
+    faults,
+    limiter,
+    journal,
+    afterMutation: maybeCheckpoint,
+    hold: null,
+    ...(options.onError ? { onError: options.onError } : {}),
+  };
 
   return {
     state,
@@ -521,6 +536,9 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
       if (running) await running.close();
       running = await listen(deps, lastPort);
       return running.baseUrl;
+    },
+    holdRequests(hold) {
+      deps.hold = hold;
     },
     save,
     snapshot,
