@@ -37,7 +37,8 @@
  * malloc's thread arenas, the main arena `[heap]`, stacks, anonymous code, other anonymous mappings — V8's pages
  * and malloc's mmapped blocks —, files), with each kind's second-half growth; the heap probe adds V8's own
  * resident pages and malloc'd bytes. `--malloc-arena-max N` runs the bot with MALLOC_ARENA_MAX=N and
- * `--semi-space-mb N` with --max-semi-space-size=N, to measure what a setting bounds and costs.
+ * `--semi-space-mb N` with --max-semi-space-size=N, `--bot-env NAME=VALUE` with more of its environment (glibc's
+ * MALLOC_TRIM_THRESHOLD_, say), to measure what a setting bounds and costs.
  *
  * A heap snapshot (below) raises RSS by tens of MB for the rest of the run (the snapshot's working memory, freed
  * to malloc, not to the system): a run with snapshots in its second half does not measure RSS growth.
@@ -55,7 +56,7 @@
  * run's books checkpoint holds its pieces, every 5 minutes).
  *
  *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR] [--tree DIR]
- *     [--malloc-arena-max N] [--semi-space-mb N]
+ *     [--malloc-arena-max N] [--semi-space-mb N] [--bot-env NAME=VALUE …]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,6 +81,13 @@ const HEAP_MB = arg('heap-mb', 0);
 const ARENA_MAX = arg('malloc-arena-max', 0);
 /** V8's --max-semi-space-size for the bot, MB (0: node's default) */
 const SEMI_MB = arg('semi-space-mb', 0);
+/** `--bot-env NAME=VALUE` (repeatable): more of the bot's environment, e.g. glibc's MALLOC_TRIM_THRESHOLD_ */
+const BOT_ENV: Record<string, string> = {};
+for (let i = process.argv.indexOf('--bot-env'); i >= 0; i = process.argv.indexOf('--bot-env', i + 1)) {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(process.argv[i + 1] ?? '');
+  if (!m) throw new Error(`--bot-env takes NAME=VALUE, got ${process.argv[i + 1]}`);
+  BOT_ENV[m[1]!] = m[2]!;
+}
 const strArg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -183,6 +191,7 @@ const child = spawn(
       BOOKMAKER_PRIVATE_KEY: pk,
       BOOKMAKER_HEAP_PROBE: PROBE_FILE,
       ...(ARENA_MAX > 0 ? { MALLOC_ARENA_MAX: String(ARENA_MAX) } : {}),
+      ...BOT_ENV,
       NODE_OPTIONS: [
         process.env.NODE_OPTIONS ?? '',
         HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
@@ -303,7 +312,7 @@ report(
   [
     ['minutes', MINUTES],
     ['old-space cap MB (0 = node default)', HEAP_MB],
-    ['MALLOC_ARENA_MAX / max semi-space MB (0 = default)', `${ARENA_MAX} / ${SEMI_MB}`],
+    ['MALLOC_ARENA_MAX / max semi-space MB (0 = default) / more environment', `${ARENA_MAX} / ${SEMI_MB} / ${JSON.stringify(BOT_ENV)}`],
     ["bot's CPU % of a core over the soak / its second half", `${botCpu.toFixed(1)} / ${botCpuHalf.toFixed(1)}`],
     ['markets quoted', quotedMarkets],
     ['book updates/s per market', rate],
@@ -352,6 +361,7 @@ report(
     botCpuPercent: Math.round(botCpu * 10) / 10,
     botCpuPercentSecondHalf: Math.round(botCpuHalf * 10) / 10,
     semiSpaceMb: SEMI_MB,
+    botEnv: BOT_ENV,
     rssSecondHalfGrowthByMappingMb: byMap ? Object.fromEntries(Object.entries(byMap.growthMb).map(([k, v]) => [k, Math.round(v * 10) / 10])) : null,
     baseline: 'target 200 MB',
     baselineValue: 200,
