@@ -547,8 +547,8 @@ export class Account {
    * trade (its orders were confirmed gone before the release), so its book keeps what a folded one keeps
    * (no kept fills, the last FOLDED_IDS fill ids) while it waits for the claim, which the bot does not make
    * (the venue's auto-claim or an operator does). Without it, each such market kept its full book, ~3.5 KB
-   * with a few fills and up to ~35 KB busy, and twice with the ledger's checkpoint copy: weeks of rotation
-   * with no claim held one for every market that ended with a position (test/account/account-rotation-month.test.ts).
+   * with a few fills and up to ~35 KB busy: weeks of rotation with no claim held one for every market that
+   * ended with a position (test/account/account-rotation-month.test.ts).
    */
   private compactIfTerminal(b: MarketBook): void {
     if (!b.released || b.payoutYes === null || this.books.get(b.marketId) !== b) return;
