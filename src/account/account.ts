@@ -518,6 +518,7 @@ export class Account {
     b.markedAt = at;
     this.noteMark(at);
     this.refresh(b);
+    this.compactIfTerminal(b);
   }
 
   /** A resolved market's tokens were redeemed: they leave the positions and their payout enters the cash. */
@@ -538,6 +539,26 @@ export class Account {
     if (b === undefined) return;
     b.released = true;
     this.foldIfDone(b);
+    this.compactIfTerminal(b);
+  }
+
+  /**
+   * A released market whose payout is known and whose tokens nobody has claimed yet: it can no longer
+   * trade (its orders were confirmed gone before the release), so its book keeps what a folded one keeps
+   * (no kept fills, the last FOLDED_IDS fill ids) while it waits for the claim, which the bot does not make
+   * (the venue's auto-claim or an operator does). Without it, each such market kept its full book, ~3.5 KB
+   * with a few fills and up to ~35 KB busy: weeks of rotation with no claim held one for every market that
+   * ended with a position (test/account/account-rotation-month.test.ts).
+   */
+  private compactIfTerminal(b: MarketBook): void {
+    if (!b.released || b.payoutYes === null || this.books.get(b.marketId) !== b) return;
+    if (b.fills.length > 0) {
+      b.folded = b.state;
+      b.fills.clear();
+      b.baseline = [];
+    }
+    // (a no-op once done)
+    if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
   }
 
   /**

@@ -17,6 +17,8 @@
  *   after it stopped (must be 0);
  * - the heap left after each full (mark-compact) collection, from the bot's `--trace-gc`: first, middle,
  *   last and second-half growth (RSS alone cannot tell a leak from V8 letting its heap grow);
+ * - the bot's RSS by kind of mapping (/proc/<pid>/smaps, test/bench/soak-memory-maps.ts) at half time and at
+ *   the end, and each kind's second-half growth: where RSS goes when the heap does not grow;
  * - event-loop lag p99 (the largest and the median of the samples);
  * - every minute, the bot's heap after two full collections, by V8 heap space, and its array buffers
  *   (test/bench/heap-probe.mjs, preloaded): the criterion's figure (flat: ≤ +0.5 MB over the second
@@ -35,6 +37,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
 import { markCompact, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
+import { type MapReading, mapsSecondHalf, probeV8, readMaps, v8SecondHalfRows } from './soak-memory-maps.ts';
 import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 import { freePort } from '../support/net.ts';
 
@@ -267,7 +270,7 @@ for (let i = 0; ; i++) {
 
 const t0 = Date.now();
 const end = t0 + MINUTES * 60_000;
-const samples: ({ t: number } & Metrics)[] = [];
+const samples: ({ t: number; maps: MapReading | null } & Metrics)[] = [];
 let worstLeft = 0;
 let worstLeftMarkets: string[] = [];
 // a heap probe (test/bench/heap-probe.mjs) every minute from the start, and one at the end
@@ -286,7 +289,7 @@ while (Date.now() < end) {
     worstLeft = left.count;
     worstLeftMarkets = left.markets;
   }
-  const s = { t: (Date.now() - t0) / 60_000, ...m };
+  const s = { t: (Date.now() - t0) / 60_000, ...m, maps: readMaps(bot.proc.pid!) };
   samples.push(s);
   process.stderr.write(
     `rotation-soak ${s.t.toFixed(1)} min  rss ${s.rssMb.toFixed(1)} MB  lag p99 ${s.lagP99Ms.toFixed(1)} ms  active ${s.active ?? '-'}  started ${s.started}  retired ${s.retired}  bot markets seen ${quotedMarkets.size}  left in retired ${left.count}\n`,
@@ -309,6 +312,11 @@ const probesBefore = readProbes(PROBE_FILE, t0).length;
 bot.proc.kill('SIGWINCH');
 for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && bot.proc.exitCode === null; i++) await sleep(100);
 const probed = probeSecondHalf(readProbes(PROBE_FILE, t0), MINUTES);
+const v8Rows = v8SecondHalfRows(probeV8(PROBE_FILE, t0), MINUTES);
+const byMap = mapsSecondHalf(
+  samples.flatMap((s) => (s.maps ? [{ t: s.t, maps: s.maps }] : [])),
+  MINUTES,
+);
 bot.proc.kill('SIGTERM');
 const botCode = await bot.exited;
 const afterStop = (await openOrders()).length;
@@ -358,6 +366,8 @@ report(
     ['live heap MB after the first / middle / last full GC', `${r1(liveFirst)} / ${r1(liveMiddle)} / ${r1(liveLast)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : NaN],
     ...(probed?.rows ?? [['heap probe', 'no readings'] as [string, string]]),
+    ...v8Rows,
+    ...(byMap?.rows ?? [['RSS by mapping', 'no smaps readings'] as [string, string]]),
     ['most open orders at once in retired markets (must be 0)', `${worstLeft}${worstLeftMarkets.length ? ` in ${worstLeftMarkets.join(', ')}` : ''}`],
     ['open orders after the bot stopped (must be 0)', String(afterStop)],
     ['event-loop lag p99 ms: largest / median sample', `${r1(lagMax)} / ${r1(lagMedian)}`],
@@ -371,6 +381,7 @@ report(
     rssStartMb: r1(samples[0]!.rssMb),
     rssMiddleMb: r1(at(MINUTES / 2).rssMb),
     rssEndMb: r1(last.rssMb),
+    rssSecondHalfGrowthByMappingMb: byMap ? Object.fromEntries(Object.entries(byMap.growthMb).map(([k, v]) => [k, r1(v)])) : null,
     liveHeapFirstMb: liveFirst,
     liveHeapMiddleMb: liveMiddle,
     liveHeapLastMb: liveLast,

@@ -32,10 +32,22 @@
  * half is not flat by construction). The mid history, the own-orders feed's closed orders and the
  * nonce windows take their whole memory at the start (docs/performance.md, "Memory over a long run").
  *
+ * RSS is what a container's limit watches, and it can grow while the heap does not: every 5 s the bench also
+ * reads the bot's /proc/<pid>/smaps and sums its resident kB by kind of mapping (test/bench/soak-memory-maps.ts:
+ * malloc's thread arenas, the main arena `[heap]`, stacks, anonymous code, other anonymous mappings — V8's pages
+ * and malloc's mmapped blocks —, files), with each kind's second-half growth; the heap probe adds V8's own
+ * resident pages and malloc'd bytes. `--malloc-arena-max N` runs the bot with MALLOC_ARENA_MAX=N and
+ * `--semi-space-mb N` with --max-semi-space-size=N, `--bot-env NAME=VALUE` with more of its environment (glibc's
+ * MALLOC_TRIM_THRESHOLD_, say), to measure what a setting bounds and costs.
+ *
+ * A heap snapshot (below) raises RSS by tens of MB for the rest of the run (the snapshot's working memory, freed
+ * to malloc, not to the system): a run with snapshots in its second half does not measure RSS growth.
+ *
  * `--snapshots 2,5` writes a heap snapshot of the bot at each of those minutes of the soak (SIGUSR2
  * with `--heapsnapshot-signal`) into `--snapshot-dir DIR` (default: a new directory under the system's
  * temp dir, printed), to diff what grows between them; the bot's watchdog is switched off for such a
- * run, as writing a snapshot stops its event loop for seconds.
+ * run, as writing a snapshot stops its event loop for seconds. It is off in every run (as in rotation-soak): a
+ * 60-minute run's bot exited 5 at its first minute, the watchdog seeing the main thread starved of CPU at load 21.
  *
  * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this file's exchange,
  * counterparties and readings, so two trees are measured by the same harness. The table ends with
@@ -44,6 +56,7 @@
  * run's books checkpoint holds its pieces, every 5 minutes).
  *
  *   npm run bench -- soak-memory [--minutes N] [--heap-mb N] [--snapshots M,M…] [--snapshot-dir DIR] [--tree DIR]
+ *     [--malloc-arena-max N] [--semi-space-mb N] [--bot-env NAME=VALUE …]
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +68,7 @@ import { generatedMarketInput } from '../../src/sim/market-factory.ts';
 import { toSubmitOrder } from '../../src/sim/agents/order-builder.ts';
 import type { Address } from '../../src/model/order.ts';
 import { markCompact, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
+import { cpuSeconds, type MapReading, mapsSecondHalf, probeV8, readMaps, v8SecondHalfRows } from './soak-memory-maps.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
 const arg = (name: string, d: number): number => {
@@ -63,6 +77,17 @@ const arg = (name: string, d: number): number => {
 };
 const MINUTES = arg('minutes', 10);
 const HEAP_MB = arg('heap-mb', 0);
+/** glibc's MALLOC_ARENA_MAX for the bot (0: unset, glibc's default of 8 a core) */
+const ARENA_MAX = arg('malloc-arena-max', 0);
+/** V8's --max-semi-space-size for the bot, MB (0: node's default) */
+const SEMI_MB = arg('semi-space-mb', 0);
+/** `--bot-env NAME=VALUE` (repeatable): more of the bot's environment, e.g. glibc's MALLOC_TRIM_THRESHOLD_ */
+const BOT_ENV: Record<string, string> = {};
+for (let i = process.argv.indexOf('--bot-env'); i >= 0; i = process.argv.indexOf('--bot-env', i + 1)) {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(process.argv[i + 1] ?? '');
+  if (!m) throw new Error(`--bot-env takes NAME=VALUE, got ${process.argv[i + 1]}`);
+  BOT_ENV[m[1]!] = m[2]!;
+}
 const strArg = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -148,7 +173,9 @@ feeds:
   oraclePollSeconds: 60
 metrics:
   port: 0
-${SNAPSHOTS.length > 0 ? 'watchdog:\n  blockedLimitSeconds: 0     # off: a heap snapshot stops the loop for seconds\n' : ''}`,
+watchdog:
+  blockedLimitSeconds: 0     # off: a heap snapshot stops the loop for seconds, and a memory soak must not end on a shared machine's CPU starvation
+`,
 );
 
 const spawnedAt = Date.now();
@@ -163,9 +190,12 @@ const child = spawn(
       ...process.env,
       BOOKMAKER_PRIVATE_KEY: pk,
       BOOKMAKER_HEAP_PROBE: PROBE_FILE,
+      ...(ARENA_MAX > 0 ? { MALLOC_ARENA_MAX: String(ARENA_MAX) } : {}),
+      ...BOT_ENV,
       NODE_OPTIONS: [
         process.env.NODE_OPTIONS ?? '',
         HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : '',
+        SEMI_MB > 0 ? `--max-semi-space-size=${SEMI_MB}` : '',
         SNAPSHOTS.length > 0 ? `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOT_DIR}` : '',
       ]
         .join(' ')
@@ -202,7 +232,8 @@ while (!/quoting \d+ market/.test(out)) {
   await sleep(200);
 }
 const quotedMarkets = Number(/quoting (\d+) market/.exec(out)![1]);
-const samples: { t: number; rss: number }[] = [];
+const samples: { t: number; rss: number; maps: MapReading | null; cpu: number }[] = [];
+const cpu0 = cpuSeconds(child.pid!);
 const t0 = Date.now();
 const u0 = updates;
 const end = t0 + MINUTES * 60_000;
@@ -221,17 +252,30 @@ while (Date.now() < end) {
     continue;
   }
   if (child.exitCode !== null) throw new Error(`the bot exited during the soak (code ${child.exitCode})`);
-  const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!) };
+  const s = { t: (Date.now() - t0) / 60_000, rss: rssMb(child.pid!), maps: readMaps(child.pid!), cpu: cpuSeconds(child.pid!) };
   samples.push(s);
   process.stderr.write(
-    `soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}\n`,
+    `soak ${s.t.toFixed(1)} min  rss ${s.rss.toFixed(1)} MB  updates/s/market ${((updates - u0) / ((Date.now() - t0) / 1000) / MARKETS).toFixed(1)}${
+      s.maps
+        ? `  arenas ${(s.maps.arenas / 1024).toFixed(1)} brk ${(s.maps.brk / 1024).toFixed(1)} anon ${(s.maps.anon / 1024).toFixed(1)} code ${(s.maps.code / 1024).toFixed(1)}`
+        : ''
+    }\n`,
   );
 }
 const rate = (updates - u0) / ((Date.now() - t0) / 1000) / MARKETS;
+const lastSample = samples.at(-1)!;
+const halfSample = samples.find((s) => s.t >= MINUTES / 2) ?? lastSample;
+const botCpu = ((lastSample.cpu - cpu0) / (lastSample.t * 60)) * 100;
+const botCpuHalf = ((lastSample.cpu - halfSample.cpu) / Math.max(1e-9, (lastSample.t - halfSample.t) * 60)) * 100;
 const probesBefore = readProbes(PROBE_FILE, t0).length;
 child.kill('SIGWINCH');
 for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && child.exitCode === null; i++) await sleep(100);
 const probed = probeSecondHalf(readProbes(PROBE_FILE, t0), MINUTES);
+const v8Rows = v8SecondHalfRows(probeV8(PROBE_FILE, t0), MINUTES);
+const byMap = mapsSecondHalf(
+  samples.flatMap((s) => (s.maps ? [{ t: s.t, maps: s.maps }] : [])),
+  MINUTES,
+);
 const openBefore = (await (
   await fetch(`${baseUrl}/orders?trader=${ex.state.keys.get(KEY)!.wallet}&status=open&limit=100`, { headers: { authorization: `Bearer ${KEY}` } })
 ).json()) as { orders: unknown[] };
@@ -268,6 +312,8 @@ report(
   [
     ['minutes', MINUTES],
     ['old-space cap MB (0 = node default)', HEAP_MB],
+    ['MALLOC_ARENA_MAX / max semi-space MB (0 = default) / more environment', `${ARENA_MAX} / ${SEMI_MB} / ${JSON.stringify(BOT_ENV)}`],
+    ["bot's CPU % of a core over the soak / its second half", `${botCpu.toFixed(1)} / ${botCpuHalf.toFixed(1)}`],
     ['markets quoted', quotedMarkets],
     ['book updates/s per market', rate],
     ['open orders at the end (first page)', openBefore.orders.length],
@@ -280,8 +326,20 @@ report(
     ['live heap MB after the first / last full GC', `${liveFirst.toFixed(1)} / ${liveLast.toFixed(1)}`],
     ['second-half live-heap growth MB (slope × duration)', live.n >= 2 ? live.growth : Number.NaN],
     ...(probed?.rows ?? [['heap probe', 'no readings'] as [string, string]]),
+    ...v8Rows,
+    ...(byMap?.rows ?? [['RSS by mapping', 'no smaps readings'] as [string, string]]),
     ['bot exit code after SIGTERM', code ?? -1],
     ['bot tree', ROOT],
+    [
+      'RSS MB each 5 minutes (minute:MB, arenas+brk, anon)',
+      samples
+        .filter((s, i) => i === 0 || Math.floor(s.t / 5) > Math.floor(samples[i - 1]!.t / 5))
+        .map(
+          (s) =>
+            `${s.t.toFixed(0)}:${s.rss.toFixed(0)}${s.maps ? ` (${((s.maps.arenas + s.maps.brk) / 1024).toFixed(0)}, ${(s.maps.anon / 1024).toFixed(0)})` : ''}`,
+        )
+        .join(' '),
+    ],
     ['live heap MB after each full GC (minute:MB)', liveSeries.map((g) => `${g.t.toFixed(1)}:${g.v.toFixed(1)}`).join(' ')],
     ...(SNAPSHOTS.length > 0 ? [['heap snapshots (minutes) in', `${SNAPSHOTS.join(',')} ${SNAPSHOT_DIR}`] as [string, string]] : []),
   ],
@@ -299,6 +357,12 @@ report(
     liveWithArrayBuffersNoCodeSecondHalfGrowthMb: probed ? Math.round(probed.growthNoCode * 100) / 100 : null,
     updatesPerSecondPerMarket: Math.round(rate * 10) / 10,
     heapCapMb: HEAP_MB,
+    mallocArenaMax: ARENA_MAX,
+    botCpuPercent: Math.round(botCpu * 10) / 10,
+    botCpuPercentSecondHalf: Math.round(botCpuHalf * 10) / 10,
+    semiSpaceMb: SEMI_MB,
+    botEnv: BOT_ENV,
+    rssSecondHalfGrowthByMappingMb: byMap ? Object.fromEntries(Object.entries(byMap.growthMb).map(([k, v]) => [k, Math.round(v * 10) / 10])) : null,
     baseline: 'target 200 MB',
     baselineValue: 200,
     ratio: Math.round((peak / 200) * 100) / 100,
