@@ -7,31 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { ENDPOINT_IDLE_MS } from '../../src/metrics/endpoint-limits.ts';
-import { freePort } from '../support/net.ts';
+import { freePort, openHeld, type HeldClient } from '../support/net.ts';
 import { cli, waitFor, withTimeout } from './harness.ts';
-
-interface Held {
-  socket: Socket;
-  closed: boolean;
-}
-
-async function open(port: number, send: string, read: boolean): Promise<Held> {
-  const socket = connect(port, '127.0.0.1');
-  const h: Held = { socket, closed: false };
-  socket.on('close', () => (h.closed = true));
-  socket.on('error', () => undefined);
-  await new Promise<void>((r) => {
-    socket.once('connect', () => r());
-    socket.once('close', () => r());
-  });
-  socket.write(send);
-  if (read) socket.resume();
-  else socket.pause();
-  return h;
-}
 
 async function get(url: string, token?: string): Promise<{ status: number | string; text: string }> {
   try {
@@ -57,7 +36,7 @@ test('stalled clients on the admin port are dropped; ctl status is answered and 
     BOOKMAKER_ADMIN_PORT: String(adminPort),
     BOOKMAKER_ADMIN_TOKEN: token,
   });
-  const held: Held[] = [];
+  const held: HeldClient[] = [];
   t.after(() => {
     for (const h of held) h.socket.destroy();
     c.proc.kill('SIGKILL');
@@ -69,8 +48,8 @@ test('stalled clients on the admin port are dropped; ctl status is answered and 
 
   // 300 status requests pipelined on one connection, none read; 50 connections that never end their headers
   const request = `GET /admin/status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
-  held.push(await open(adminPort, request.repeat(300), false));
-  for (let i = 0; i < 50; i++) held.push(await open(adminPort, 'GET /admin/status HTTP/1.1\r\nHost: x\r\n', true));
+  held.push(await openHeld(adminPort, request.repeat(300), false));
+  for (let i = 0; i < 50; i++) held.push(await openHeld(adminPort, 'GET /admin/status HTTP/1.1\r\nHost: x\r\n', true));
 
   const sentBefore = await ordersSent(metricsPort);
   const answer = await get(status, token);

@@ -7,32 +7,10 @@
  * metrics port is served by the watchdog's thread.
  */
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { ENDPOINT_IDLE_MS, ENDPOINT_MAX_CONNECTIONS } from '../../src/metrics/endpoint-limits.ts';
-import { freePort } from '../support/net.ts';
+import { freePort, openHeld, type HeldClient } from '../support/net.ts';
 import { cli, waitFor, withTimeout } from './harness.ts';
-
-interface Held {
-  socket: Socket;
-  closed: boolean;
-}
-
-async function open(port: number, send: string): Promise<Held> {
-  const socket = connect(port, '127.0.0.1');
-  const h: Held = { socket, closed: false };
-  socket.on('close', () => (h.closed = true));
-  socket.on('error', () => undefined);
-  await new Promise<void>((r) => {
-    socket.once('connect', () => r());
-    socket.once('close', () => r());
-  });
-  if (send) socket.write(send);
-  // a client that sends requests never reads the answers; the others read (nothing comes), so a close is seen
-  if (send.endsWith('\r\n\r\n')) socket.pause();
-  else socket.resume();
-  return h;
-}
 
 async function readyz(port: number): Promise<number | string> {
   try {
@@ -50,7 +28,7 @@ async function readyz(port: number): Promise<number | string> {
 test('stalled clients on /metrics and /readyz are dropped; /readyz answers meanwhile', async (t) => {
   const port = await freePort();
   const c = cli(['run', '-c', 'config/local.yaml', '--metrics-port', String(port), '--summary-seconds', '0']);
-  const held: Held[] = [];
+  const held: HeldClient[] = [];
   t.after(() => {
     for (const h of held) h.socket.destroy();
     c.proc.kill('SIGKILL');
@@ -58,9 +36,9 @@ test('stalled clients on /metrics and /readyz are dropped; /readyz answers meanw
   await waitFor('the demo quotes', () => c.proc.exitCode !== null || /^bookmaker: quoting /m.test(c.out()), 60_000);
   assert.equal(c.proc.exitCode, null, c.out());
 
-  // 10 clients pipelining 50 scrapes each and reading none, 10 that never end their headers
-  for (let i = 0; i < 10; i++) held.push(await open(port, 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(50)));
-  for (let i = 0; i < 10; i++) held.push(await open(port, 'GET /readyz HTTP/1.1\r\nHost: x\r\n'));
+  // 10 clients pipelining 50 scrapes each and reading none, 10 that never end their headers (these read: a close is seen)
+  for (let i = 0; i < 10; i++) held.push(await openHeld(port, 'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(50), false));
+  for (let i = 0; i < 10; i++) held.push(await openHeld(port, 'GET /readyz HTTP/1.1\r\nHost: x\r\n', true));
   assert.equal(await readyz(port), 200, 'a well-behaved client is answered while 20 stall');
   await waitFor('the sockets that never end their headers closed', () => held.slice(10).every((h) => h.closed), ENDPOINT_IDLE_MS + 30_000);
   // a paused socket does not see its close: read what is buffered now; a socket the bot closed ends at once
@@ -70,8 +48,8 @@ test('stalled clients on /metrics and /readyz are dropped; /readyz answers meanw
   await waitFor('the sockets that never read closed', () => held.every((h) => h.closed), 2_500);
 
   // connections past the cap are closed as they arrive; those within it when they idle
-  const idle: Held[] = [];
-  for (let i = 0; i < ENDPOINT_MAX_CONNECTIONS + 20; i++) idle.push(await open(port, ''));
+  const idle: HeldClient[] = [];
+  for (let i = 0; i < ENDPOINT_MAX_CONNECTIONS + 20; i++) idle.push(await openHeld(port, '', true));
   held.push(...idle);
   await waitFor('the connections past the cap closed', () => idle.filter((h) => h.closed).length >= 20, 10_000);
   await waitFor('the idle connections closed', () => idle.every((h) => h.closed), ENDPOINT_IDLE_MS + 30_000);
