@@ -22,6 +22,23 @@ simForFile(5, [], (s, d) => ((sim = s), (dir = d)));
 
 const STRATEGY = new URL('./fixtures/blocking-strategy.ts', import.meta.url).pathname;
 
+/** The bot's config against the sim process: the blocking strategy on bands, its metrics and watchdog sections as given (YAML flow maps). */
+function simBotYaml(metrics: string, watchdog: string): string {
+  return `venue:
+  chain: testnet
+  baseUrl: ${sim.baseUrl}
+defaults:
+  strategy:
+    name: ${STRATEGY}
+    params: { fair: mid, bands: [{ minMargin: 0.01, targetMargin: 0.03, maxMargin: 0.05, size: 5 }] }
+  risk: { maxPosition: 100, maxNotional: 100, maxOrderSize: 50 }
+markets: all
+orders: { requoteIntervalSeconds: 0.25, deadManExpirySeconds: 120 }
+metrics: ${metrics}
+watchdog: ${watchdog}
+`;
+}
+
 /** Resolves once the child's stdout and stderr are closed (all its output read). */
 function outputClosed(proc: ChildProcess): Promise<void> {
   return new Promise((r) => proc.once('close', () => r()));
@@ -58,33 +75,7 @@ test('a blocked event loop: /healthz fails, the watchdog cancels every order at 
   const port = await freePort();
   const block = join(dir, 'block-now');
   const file = join(dir, 'bot.yaml');
-  writeFileSync(
-    file,
-    `venue:
-  chain: testnet
-  baseUrl: ${sim.baseUrl}
-defaults:
-  strategy:
-    name: ${STRATEGY}
-    params:
-      fair: mid
-      bands:
-        - { minMargin: 0.01, targetMargin: 0.03, maxMargin: 0.05, size: 5 }
-  risk:
-    maxPosition: 100
-    maxNotional: 100
-    maxOrderSize: 50
-markets: all
-orders:
-  requoteIntervalSeconds: 0.25
-  deadManExpirySeconds: 120
-metrics:
-  port: ${port}
-watchdog:
-  blockedLimitSeconds: 5
-  healthzLimitSeconds: 1
-`,
-  );
+  writeFileSync(file, simBotYaml(`{ port: ${port} }`, '{ blockedLimitSeconds: 5, healthzLimitSeconds: 1 }'));
   const c = cli(['run', '-c', file, '--api-key', sim.key, '--log-level', 'warn', '--summary-seconds', '0'], {
     BOOKMAKER_PRIVATE_KEY: sim.privateKey,
     BOOKMAKER_TEST_BLOCK_FILE: block,
@@ -155,22 +146,7 @@ test('stderr on a full disk: the watchdog still cancels every order at the venue
   // log line threw out of its fire() and the cancel-all and the exit never ran: the orders stayed, the loop stayed blocked
   const block = join(dir, 'block-full');
   const file = join(dir, 'full.yaml');
-  writeFileSync(
-    file,
-    `venue:
-  chain: testnet
-  baseUrl: ${sim.baseUrl}
-defaults:
-  strategy:
-    name: ${STRATEGY}
-    params: { fair: mid, bands: [{ minMargin: 0.01, targetMargin: 0.03, maxMargin: 0.05, size: 5 }] }
-  risk: { maxPosition: 100, maxNotional: 100, maxOrderSize: 50 }
-markets: all
-orders: { requoteIntervalSeconds: 0.25, deadManExpirySeconds: 120 }
-metrics: { port: 0 }
-watchdog: { blockedLimitSeconds: 3 }
-`,
-  );
+  writeFileSync(file, simBotYaml('{ port: 0 }', '{ blockedLimitSeconds: 3 }'));
   const fd = openSync('/dev/full', 'w');
   const proc = spawn(process.execPath, cliArgs(['run', '-c', file, '--api-key', sim.key, '--log-level', 'info', '--summary-seconds', '0', '--new-ledger']), {
     cwd: new URL('../../', import.meta.url).pathname,
