@@ -1,6 +1,6 @@
 /** `orders:`, `feeds:`, `metrics:`, `logging:` and `wallet:` sections (all optional, with defaults). */
 import type { NoInventoryMode } from '../strategy/to-orders.ts';
-import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString, type Obj } from '../core/fields.ts';
+import { ConfigFieldError, at, readBoolean, readEnum, readNumber, readOptionalObject, readOptionalString, readString } from '../core/fields.ts';
 import { BATCH_LIMIT } from '../exchange/client/orders-write.ts';
 import { LOG_LEVELS, type FeedSettings, type LogLevel, type OrderManagerSettings, type WatchdogSettings } from './types.ts';
 
@@ -24,7 +24,7 @@ export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
   return {
     priceTolerance: Math.round(readNumber(o, 'priceTolerance', path, { min: 0, max: 0.5 }, 0) * 1e6),
     sizeTolerance: readNumber(o, 'sizeTolerance', path, { min: 0, max: 1 }, 0.1),
-    batchLimit: readBatchLimit(o, path),
+    batchLimit: readNumber(o, 'batchLimit', path, BATCH_LIMIT_RULE, BATCH_LIMIT),
     requoteIntervalMs: secs(readNumber(o, 'requoteIntervalSeconds', path, { min: 0, max: 3600 }, 0.25)),
     deadManExpiryMs: secs(deadMan),
     inFlightTimeoutMs: secs(readNumber(o, 'inFlightTimeoutSeconds', path, { min: 0.1, max: 3600 }, 10)),
@@ -38,13 +38,12 @@ export function parseOrders(raw: unknown, path: string): OrderManagerSettings {
  * orders.batchLimit: at most the venue's 50 orders a bulk call (docs/venue.md; the client refuses a longer
  * list before sending it), at least 2 (a replace's cancel and create always share one call).
  */
-function readBatchLimit(o: Obj, path: string): number {
-  const v = o.batchLimit;
-  if (v === undefined) return BATCH_LIMIT;
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 2 && v <= BATCH_LIMIT) return v;
-  const why = `(the venue takes at most ${BATCH_LIMIT} orders a bulk call; a replace's cancel and create share one)`;
-  throw new ConfigFieldError(at(path, 'batchLimit'), `an integer in [2, ${BATCH_LIMIT}] ${why}`, v);
-}
+const BATCH_LIMIT_RULE = {
+  min: 2,
+  max: BATCH_LIMIT,
+  integer: true,
+  why: `the venue takes at most ${BATCH_LIMIT} orders a bulk call; a replace's cancel and create share one`,
+};
 
 export function parseFeeds(raw: unknown, path: string): FeedSettings {
   const o = readOptionalObject(raw, path, [

@@ -64,9 +64,16 @@ export interface NumberRule {
   /** max is exclusive */
   lt?: boolean;
   integer?: boolean;
+  /** why the bounds are what they are, said after them in the error: "an integer in [2, 50] (why)" */
+  why?: string;
 }
 
 function ruleText(r: NumberRule): string {
+  const bounds = boundsText(r);
+  return r.why === undefined ? bounds : `${bounds} (${r.why})`;
+}
+
+function boundsText(r: NumberRule): string {
   const kind = r.integer ? 'an integer' : 'a number';
   if (r.min !== undefined && r.max !== undefined) return `${kind} in ${r.gt ? '(' : '['}${r.min}, ${r.max}${r.lt ? ')' : ']'}`;
   if (r.min !== undefined) return `${kind} ${r.gt ? '>' : '>='} ${r.min}`;
