@@ -15,6 +15,14 @@
  * fills up to `seq`; what it covers (`seq`, the number of fills up to it, the id of the fill at
  * `seq`, the number of baseline rows); the account's shape when written; a SHA-256 of the state.
  *
+ * Finished markets are folded (foldIdle): a market idle for FOLD_IDLE_MS of venue time is kept as its
+ * figures alone (Account.foldKept: no kept fills, one fill id), listed in the state's `folded`, so the
+ * checkpoint of a bot that rotates markets grows by a small record per finished market, not by its
+ * book. A replay from it rebuilds a folded market's book from its recorded fills before it applies the
+ * market's next fill (unfoldSteps, Account.replaceBook): a start from the checkpoint and the fills
+ * after it gives what a replay of every fill gives, to the unit, a late fill of a folded market
+ * included (docs/ledger-operations.md, "Finished markets are folded").
+ *
  * A checkpoint is used only when all of these hold now: the digest matches the state, the shape is
  * this bookmaker's Account, the fills up to `seq` are as many as it covered and the fill at `seq` is
  * the same, and the baseline is unchanged. Otherwise it is ignored (logged, with the reason) and

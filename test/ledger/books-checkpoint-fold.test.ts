@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
-import { Account } from '../../src/account/account.ts';
 import { RunFigures } from '../../src/account/run-figures.ts';
 import { accountFromLedger, ledgerSummary, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
 import { FOLD_IDLE_MS, replayBooks, saveBooksCheckpoint, saveBooksCheckpointInSlices, type CheckpointResume } from '../../src/ledger/books-checkpoint.ts';
