@@ -242,9 +242,7 @@ test("a checkpoint from before folding (shape unmarked, no list) is used; this o
   s.account.shape = row.shape.slice(0, -'+folded'.length);
   delete s.folded;
   const state = JSON.stringify(s);
-  l.db
-    .prepare('UPDATE books_checkpoint SET shape = ?, state = ?, digest = ?')
-    .run(s.account.shape, state, createHash('sha256').update(state).digest('hex'));
+  l.db.prepare('UPDATE books_checkpoint SET shape = ?, state = ?, digest = ?').run(s.account.shape, state, createHash('sha256').update(state).digest('hex'));
   recordFills(l, rotationFills(5, { markets: 3, first: 5, perMarket: 30 }));
   const start = replayBooks(l);
   assert.equal(start.checkpoint, 'used');
