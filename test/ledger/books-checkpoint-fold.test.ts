@@ -250,3 +250,21 @@ test("a checkpoint from before folding (shape unmarked, no list) is used; this o
   assert.deepStrictEqual(figures(l), fullFigures(l));
   l.close();
 });
+
+test('the running books from a folded checkpoint: a folded market that trades again remembers its fill ids again (a duplicate is not counted twice)', () => {
+  const l = newLedger();
+  recordFills(l, rotationFills(6, { markets: 40, perMarket: 20 }));
+  saveBooksCheckpoint(l, { minTail: 1 });
+  assert.ok(foldedIn(l).includes(rotM(1)));
+  const live = replayBooks(l).account;
+  const full = replayBooks(l, { full: true }).account;
+  const newest = (l.db.prepare('SELECT MAX(ts) AS t FROM fills').get() as { t: number }).t;
+  const r = mulberry32(8);
+  const again = [0, 1, 2, 3].map((k) => ({ ...lateFill(l, 1, k, 0, r), ts: newest + 1_000 * (k + 1), feeSource: 'venue' as const }));
+  for (const f of again) assert.equal(live.applyFill(f), true);
+  // a feed delivers them again: the books know them
+  for (const f of again) assert.equal(live.applyFill(f), false, f.fillId);
+  for (const f of again) full.applyFill(f);
+  assert.deepStrictEqual(live.market(rotM(1)), full.market(rotM(1)));
+  l.close();
+});
