@@ -394,6 +394,8 @@ export class Account {
   applyFill(f: AccountFill): boolean {
     const b = this.book(f.marketId);
     if (b.ids.has(f.fillId)) return false;
+    // a book folded while it stayed in the map (foldKept, compactIfTerminal) trades again: the whole id memory again
+    if (b.fills.length === 0 && b.folded !== null && b.ids.limit < this.idMemory) b.ids.resize(this.idMemory);
     // kept fills older than the horizon go into the base state first, so the ids the memory forgets now are no kept fill's
     this.foldOlder(b, f.ts - FILL_ID_HORIZON_MS);
     const slot = b.ids.add(f.fillId, f.ts);
@@ -559,6 +561,77 @@ export class Account {
     }
     // (a no-op once done)
     if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
+  }
+
+  /**
+   * The newest venue time among a market's kept fills (null: it keeps none: no fill yet, or folded).
+   * The ledger's books checkpoint folds a market whose newest is long past (src/ledger/books-checkpoint.ts).
+   */
+  newestKeptTs(marketId: Bytes32): number | null {
+    const fills = this.books.get(marketId)?.fills;
+    if (fills === undefined || fills.length === 0) return null;
+    let t = -Infinity;
+    for (let i = 0; i < fills.length; i++) t = Math.max(t, fills.at(i).ts);
+    return t;
+  }
+
+  /**
+   * A market's book folded as compactIfTerminal folds one, whatever its state: its kept fills into its
+   * base state, the last `ids` fill ids (at least 1). Its figures do not change. A later fill goes on from the
+   * base state (the whole id memory again), so one that sorts before a fill folded here is applied
+   * after it, not re-ordered: the ledger's books checkpoint (src/ledger/books-checkpoint.ts) folds
+   * only markets idle for an hour of venue time, and replaces a folded book by a replay of its fills
+   * (replaceBook) before its next fill. False: nothing to fold.
+   */
+  foldKept(marketId: Bytes32, ids = FOLDED_IDS): boolean {
+    const b = this.books.get(marketId);
+    if (b === undefined || b.fills.length === 0) return false;
+    b.folded = b.state;
+    b.fills.clear();
+    b.baseline = [];
+    b.ids.resize(Math.max(1, Math.min(ids, this.idMemory)));
+    return true;
+  }
+
+  /**
+   * A market's book replaced by `from`'s book of it (a replay of the market's baseline and its fills so
+   * far: what a replay of every fill holds for it), keeping this account's serial of it and the fields a
+   * fill does not set (marks, payout, claim, release, balance reads); the totals then count the new
+   * book's figures instead of the old one's (the same figures when both books hold the same fills).
+   * The counters (fills applied, late, version) stay this account's: it counted those fills already.
+   */
+  replaceBook(marketId: Bytes32, from: Account): void {
+    const old = this.books.get(marketId);
+    const b = from.books.get(marketId);
+    if (old === undefined || b === undefined) return;
+    (b as { serial: number }).serial = old.serial;
+    b.mark2 = old.mark2;
+    b.markedAt = old.markedAt;
+    b.payoutYes = old.payoutYes;
+    b.claimed = old.claimed;
+    b.claimCash = old.claimCash;
+    b.released = old.released;
+    b.lastRead = old.lastRead;
+    b.driftSince = old.driftSince;
+    b.venueHeld = old.venueHeld;
+    b.claimedPos = null;
+    // out of the totals as the old book left them, then in as the new one gives them
+    this.fillsM -= old.cFills;
+    this.volumeM -= old.cVolume;
+    this.realisedM -= old.cRealised;
+    this.unrealisedM -= old.cUnrealised;
+    this.feesM -= old.cFees;
+    this.cashM -= old.cCash;
+    b.cFills = 0;
+    b.cVolume = 0n;
+    b.cRealised = 0n;
+    b.cUnrealised = 0n;
+    b.cFees = 0n;
+    b.cCash = 0n;
+    // set on the key it has: the map keeps its order (the markets' order as a replay of every fill gives it)
+    this.books.set(marketId, b);
+    from.books.delete(marketId);
+    this.refresh(b);
   }
 
   /**

@@ -308,6 +308,11 @@ export class IdMemory {
     return this.#count;
   }
 
+  /** the most ids it remembers (resize) */
+  get limit(): number {
+    return this.capacity;
+  }
+
   has(id: string): boolean {
     if (this.#count === 0) return false;
     const canonical = parseFillId(id);

@@ -15,6 +15,14 @@
  * fills up to `seq`; what it covers (`seq`, the number of fills up to it, the id of the fill at
  * `seq`, the number of baseline rows); the account's shape when written; a SHA-256 of the state.
  *
+ * Finished markets are folded (foldIdle): a market idle for FOLD_IDLE_MS of venue time is kept as its
+ * figures alone (Account.foldKept: no kept fills, one fill id), listed in the state's `folded`, so the
+ * checkpoint of a bot that rotates markets grows by a small record per finished market, not by its
+ * book. A replay from it rebuilds a folded market's book from its recorded fills before it applies the
+ * market's next fill (unfoldSteps, Account.replaceBook): a start from the checkpoint and the fills
+ * after it gives what a replay of every fill gives, to the unit, a late fill of a folded market
+ * included (docs/ledger-operations.md, "Finished markets are folded").
+ *
  * A checkpoint is used only when all of these hold now: the digest matches the state, the shape is
  * this bookmaker's Account, the fills up to `seq` are as many as it covered and the fill at `seq` is
  * the same, and the baseline is unchanged. Otherwise it is ignored (logged, with the reason) and
@@ -38,6 +46,18 @@ import type { Ledger } from './ledger.ts';
 export const CHECKPOINT_MIN_TAIL = 1_000;
 /** during a run, how often the bot looks whether a new checkpoint is due (src/ledger/bot-ledger.ts checkpointIfDue), ms */
 export const CHECKPOINT_EVERY_MS = 5 * 60_000;
+/**
+ * A market whose newest fill is this much older (venue time) than the books' newest is folded in the
+ * checkpoint it is written into (foldIdle): an hour, far beyond the feeds' 10 minutes of re-delivery
+ * and the account's 15 minutes of re-ordering (src/account/account.ts), so no fill the running bot
+ * receives sorts before a folded fill (docs/ledger-operations.md, "Finished markets are folded").
+ */
+export const FOLD_IDLE_MS = 60 * 60_000;
+/**
+ * What a checkpoint with folded markets adds to the account's shape (row and state): an older
+ * bookmaker, which would not rebuild a folded market before its next fill, ignores it.
+ */
+const FOLDED_SHAPE = '+folded';
 
 export interface ReplayedBooks {
   /** the books after the baseline and every recorded fill, before the saved marks */
@@ -83,6 +103,15 @@ interface CheckpointRow {
 interface CheckpointState {
   readonly account: AccountSnapshot;
   readonly positions: { readonly strings: readonly string[]; readonly value: never };
+  /** the markets folded in it (foldIdle), each rebuilt from its fills before its next one (unfold) */
+  readonly folded?: readonly string[];
+}
+
+/** An account being replayed, the record-order positions and the markets its checkpoint folded. */
+interface Books {
+  account: Account;
+  positions: Map<string, PositionState>;
+  folded: Set<string>;
 }
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
@@ -101,7 +130,7 @@ function fillsUpTo(ledger: Ledger, seq: number): number {
 }
 
 /** The checkpoint's state when it is valid now; else why not. */
-function readCheckpoint(ledger: Ledger): { row: CheckpointRow; account: Account; positions: Map<string, PositionState> } | string {
+function readCheckpoint(ledger: Ledger): ({ row: CheckpointRow } & Books) | string {
   if (!hasTable(ledger)) return 'none';
   const row = ledger.db.prepare('SELECT seq, fills, last_fill_id, baseline, shape, digest, state FROM books_checkpoint WHERE id = 1').get() as
     | CheckpointRow
@@ -118,10 +147,15 @@ function readCheckpoint(ledger: Ledger): { row: CheckpointRow; account: Account;
   try {
     const s = JSON.parse(row.state) as CheckpointState;
     if (s.account?.shape !== row.shape) return 'a damaged checkpoint (its shape does not match its state)';
-    const account = restoreAccount(s.account);
+    // written with folded markets (this bookmaker), or by one that folded none
+    const marked = row.shape.endsWith(FOLDED_SHAPE);
+    const account = restoreAccount(marked ? { ...s.account, shape: row.shape.slice(0, -FOLDED_SHAPE.length) } : s.account);
     const positions = restoreValue(s.positions);
     if (!(positions instanceof Map)) return 'a damaged checkpoint (no positions)';
-    return { row, account, positions: positions as Map<string, PositionState> };
+    const folded = marked ? s.folded : [];
+    if (!Array.isArray(folded) || !folded.every((x) => typeof x === 'string' && account.market(x as Bytes32) !== null))
+      return 'a damaged checkpoint (its folded markets)';
+    return { row, account, positions: positions as Map<string, PositionState>, folded: new Set(folded) };
   } catch (e) {
     return `it cannot be read by this bookmaker (${(e as Error).message})`;
   }
@@ -134,12 +168,14 @@ function checkpointSeq(ledger: Ledger): number | null {
   return r?.seq ?? null;
 }
 
-function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
+function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, folded: Set<string>, log: Logger): void {
   const t0 = performance.now();
   try {
-    const account = snapshotAccount(r.account);
-    const state = JSON.stringify({ account, positions: snapshotValue(r.positions) });
-    writeRow(ledger, r.seq, account.shape, state, sha256(state), log, t0);
+    foldIdle(r.account, folded);
+    const snap = snapshotAccount(r.account);
+    const account = { ...snap, shape: snap.shape + FOLDED_SHAPE };
+    const state = JSON.stringify({ account, positions: snapshotValue(r.positions), folded: [...folded] });
+    writeRow(ledger, r.seq, account.shape, state, sha256(state), log, t0, folded.size);
   } catch (e) {
     // a cache: the next start replays from the older checkpoint (or every fill)
     log.warn({ err: (e as Error).message }, 'books checkpoint could not be written (the next start replays more fills)');
@@ -147,7 +183,7 @@ function writeCheckpoint(ledger: Ledger, r: ReplayedBooks, log: Logger): void {
 }
 
 /** The checkpoint row, replaced in one statement (a kill during it leaves the previous row whole). */
-function writeRow(ledger: Ledger, seq: number, shape: string, state: string, digest: string, log: Logger, t0: number): void {
+function writeRow(ledger: Ledger, seq: number, shape: string, state: string, digest: string, log: Logger, t0: number, folded: number): void {
   try {
     const lastId =
       seq > 0 ? ((ledger.db.prepare('SELECT fill_id FROM fills WHERE seq = ?').get(seq) as { fill_id: string } | undefined)?.fill_id ?? null) : null;
@@ -156,7 +192,7 @@ function writeRow(ledger: Ledger, seq: number, shape: string, state: string, dig
         'INSERT OR REPLACE INTO books_checkpoint (id, seq, fills, last_fill_id, baseline, shape, digest, state, written_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(seq, fillsUpTo(ledger, seq), lastId, baselineRows(ledger), shape, digest, state, Date.now());
-    log.info({ seq, bytes: state.length, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
+    log.info({ seq, bytes: state.length, folded, ms: Math.round(performance.now() - t0) }, 'books checkpoint written');
   } catch (e) {
     log.warn({ err: (e as Error).message }, 'books checkpoint could not be written (the next start replays more fills)');
   }
@@ -188,15 +224,76 @@ export function accountFillOf(r: FillRow): AccountFill {
   return f;
 }
 
-/** One recorded fill into the books and the record-order positions (every replay applies them through this). */
-function applyRow(account: Account, positions: Map<string, PositionState>, r: FillRow): void {
+/**
+ * One recorded fill into the books and the record-order positions (every replay applies them through
+ * this), after its market's folded book is rebuilt when the checkpoint folded it (sync: unfoldSteps run
+ * through at once).
+ */
+function applyRow(ledger: Ledger, books: Books, r: FillRow): void {
+  if (books.folded.has(r.market_id)) for (const _ of unfoldSteps(ledger, books, r.market_id, r.seq));
+  applyFolded(books, r);
+}
+
+function applyFolded(books: Books, r: FillRow): void {
   const f = accountFillOf(r);
-  account.applyFill(f);
-  positions.set(r.market_id, applyFill(positions.get(r.market_id) ?? FLAT, f));
+  books.account.applyFill(f);
+  books.positions.set(r.market_id, applyFill(books.positions.get(r.market_id) ?? FLAT, f));
+}
+
+/**
+ * Fold every market whose newest kept fill is FOLD_IDLE_MS or more older than the newest of all
+ * (Account.foldKept: its kept fills into its base state, its figures unchanged); each joins `folded`.
+ */
+function foldIdle(account: Account, folded: Set<string>): void {
+  let newest = -Infinity;
+  const last: [Bytes32, number][] = [];
+  for (const id of account.marketIds()) {
+    const t = account.newestKeptTs(id);
+    if (t === null) continue;
+    last.push([id, t]);
+    if (t > newest) newest = t;
+  }
+  // one fill id kept (the fewest a book's memory holds): no fill of the ledger comes twice (its ids are
+  // unique), and none the running bot is given is an hour old
+  for (const [id, t] of last) if (t <= newest - FOLD_IDLE_MS && account.foldKept(id, 1)) folded.add(id);
+}
+
+/** fills read per query while a folded market is rebuilt (a turn of the sliced checkpoint between batches) */
+const UNFOLD_ROWS = 64;
+const FILL_COLUMNS = 'seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional';
+
+/**
+ * A market the checkpoint folded, about to take its fill at record `before`: its book is replaced by
+ * a replay of its baseline and its fills before that one (Account.replaceBook), the book a replay of
+ * every fill holds for it then, so the fill is re-ordered among its market's kept fills as it is there.
+ * Yields between batches of UNFOLD_ROWS fills (the sliced checkpoint's turns).
+ */
+function* unfoldSteps(ledger: Ledger, books: Books, marketId: string, before: number): Generator<void> {
+  const market = marketId as Bytes32;
+  const a = new Account();
+  const b = ledger.baseline();
+  const held = b?.holdings.filter((h) => h.marketId === market) ?? [];
+  if (b && held.length > 0)
+    a.adoptBaseline(
+      held.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })),
+      b.at,
+    );
+  // the market's records from its index (no scan of the others), then read by record a batch at a time
+  const seqs = ledger.db.prepare('SELECT seq FROM fills WHERE market_id = ? AND seq < ? ORDER BY seq').pluck().all(market, before) as number[];
+  const bySeq = ledger.db.prepare(`SELECT ${FILL_COLUMNS} FROM fills WHERE seq IN (${'?,'.repeat(UNFOLD_ROWS - 1)}?) ORDER BY seq`);
+  for (let i = 0; i < seqs.length; i += UNFOLD_ROWS) {
+    const chunk = seqs.slice(i, i + UNFOLD_ROWS);
+    // (padded with a record that is none)
+    while (chunk.length < UNFOLD_ROWS) chunk.push(-1);
+    for (const r of bySeq.all(...chunk) as FillRow[]) a.applyFill(accountFillOf(r));
+    yield;
+  }
+  books.account.replaceBook(market, a);
+  books.folded.delete(marketId);
 }
 
 /** The baseline and every fill from the start (no checkpoint). */
-function fromStart(ledger: Ledger): { account: Account; positions: Map<string, PositionState> } {
+function fromStart(ledger: Ledger): Books {
   const account = new Account();
   const b = ledger.baseline();
   if (b)
@@ -204,7 +301,7 @@ function fromStart(ledger: Ledger): { account: Account; positions: Map<string, P
       b.holdings.map((h) => ({ marketId: h.marketId, outcomeIndex: h.outcomeIndex === 1 ? 1 : 0, shares: Number(h.shares), mark: h.mark ?? 0 })),
       b.at,
     );
-  return { account, positions: baselinePositions(b) };
+  return { account, positions: baselinePositions(b), folded: new Set() };
 }
 
 export interface ReplayOptions {
@@ -223,7 +320,7 @@ export interface ReplayOptions {
 export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBooks {
   const log = (o.logger ?? silentLogger).child({ component: 'ledger' });
   const cp = o.full || o.until !== undefined ? 'none' : readCheckpoint(ledger);
-  let start: { account: Account; positions: Map<string, PositionState> };
+  let start: Books;
   let seq = 0;
   let checkpoint: string;
   if (typeof cp === 'string') {
@@ -241,13 +338,14 @@ export function replayBooks(ledger: Ledger, o: ReplayOptions = {}): ReplayedBook
     `SELECT seq, fill_id, market_id, outcome, side, price, size, fee, ts, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ${o.until !== undefined ? 'AND ts < ?' : ''} ORDER BY seq`,
   );
   for (const r of (o.until !== undefined ? stmt.iterate(seq, o.until) : stmt.iterate(seq)) as IterableIterator<FillRow>) {
-    applyRow(account, positions, r);
+    applyRow(ledger, start, r);
     seq = r.seq;
     tail++;
   }
   const out: ReplayedBooks = { account, positions, seq, tail, checkpoint };
   const minTail = o.minTail ?? CHECKPOINT_MIN_TAIL;
-  if (o.save && o.until === undefined && !ledger.db.readonly && (tail >= minTail || (checkpoint !== 'used' && tail > 0))) writeCheckpoint(ledger, out, log);
+  if (o.save && o.until === undefined && !ledger.db.readonly && (tail >= minTail || (checkpoint !== 'used' && tail > 0)))
+    writeCheckpoint(ledger, out, start.folded, log);
   return out;
 }
 
@@ -277,6 +375,8 @@ export interface CheckpointResume {
   readonly baseline: number;
   readonly account: Account;
   readonly positions: Map<string, PositionState>;
+  /** the markets it folded (still folded in `account`) */
+  readonly folded: Set<string>;
 }
 
 export interface SlicedCheckpointOptions {
@@ -316,7 +416,7 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   if (after < minTail) return null;
   const end = (ledger.db.prepare('SELECT MAX(seq) AS s FROM fills').get() as { s: number | null }).s ?? 0;
   const baseline = baselineRows(ledger);
-  let start: { account: Account; positions: Map<string, PositionState> };
+  let start: Books;
   let seq = 0;
   const r = o.resume;
   if (r && r.seq === from && r.baseline === baseline) {
@@ -350,13 +450,37 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
       )
       .all(seq, end, SLICE_ROWS) as FillRow[];
     if (rows.length === 0) break;
-    for (const row of rows) applyRow(account, positions, row);
+    for (const row of rows) {
+      // a folded market's fill: its book rebuilt from its fills first, a batch a turn at most
+      if (start.folded.has(row.market_id))
+        for (const _ of unfoldSteps(ledger, start, row.market_id, row.seq)) {
+          await step();
+          if (closed()) return null;
+        }
+      applyFolded(start, row);
+    }
     seq = rows[rows.length - 1]!.seq;
   }
   const t0 = performance.now();
+  foldIdle(account, start.folded);
   const snap = await snapshotAccountPieces(account, step);
   if (closed()) return null;
-  const pieces = ['{"account":', ...snap.pieces, ',"positions":', JSON.stringify(snapshotValue(positions)), '}'];
+  // the shape marked as one with folded markets, in the snapshot's first piece as in the row (see readCheckpoint)
+  const shape = snap.shape + FOLDED_SHAPE;
+  const head = `{"shape":${JSON.stringify(snap.shape)},`;
+  if (!snap.pieces[0]!.startsWith(head)) throw new Error('the books snapshot does not begin with its shape');
+  const first = `{"shape":${JSON.stringify(shape)},${snap.pieces[0]!.slice(head.length)}`;
+  const folded = [...start.folded];
+  const pieces = [
+    '{"account":',
+    first,
+    ...snap.pieces.slice(1),
+    ',"positions":',
+    JSON.stringify(snapshotValue(positions)),
+    ',"folded":',
+    JSON.stringify(folded),
+    '}',
+  ];
   const hash = createHash('sha256');
   for (const p of pieces) {
     hash.update(p);
@@ -365,7 +489,7 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   }
   if (ledger.db.readonly || (checkpointSeq(ledger) ?? 0) !== from) return null; // another checkpoint meanwhile: never go back
   const state = pieces.join('');
-  writeRow(ledger, seq, snap.shape, state, hash.digest('hex'), log, t0);
+  writeRow(ledger, seq, shape, state, hash.digest('hex'), log, t0, folded.length);
   // the books go on from here at the next call (they are this function's own replay, never the live account)
-  return { seq, baseline, account, positions };
+  return { seq, baseline, account, positions, folded: start.folded };
 }

@@ -67,9 +67,10 @@ export interface CorePhase {
   /** the kernel begins to tick; the health model reads its ticks from here on */
   startTicking(): void;
   /**
-   * Another trader's fills the feeds reported before the start-up checks passed are held from the ledger:
-   * written (in order) once the checks pass (startTicking) or at a stop, dropped when the start was refused for
-   * the other trader on the wallet (exit 7: their fills are not this ledger's; docs/control.md).
+   * Another trader's fills the feeds reported before the start-up checks passed are held from the ledger
+   * (with every fill after the first held, so the ledger keeps the order they came in): written (in order)
+   * once the checks pass (startTicking) or at a stop; the other trader's dropped when the start was refused
+   * for them (exit 7: their fills are not this ledger's; docs/control.md).
    */
   releaseHeldFills(write: boolean): void;
 }
@@ -254,20 +255,24 @@ export function corePhase(
 /**
  * The ledger's event route during start-up: another trader's fill (origin foreign) waits here until the
  * start-up checks pass, so a start refused for that trader (exit 7) writes none of their fills to its ledger.
- * Every other event, and everything once released, goes straight to the ledger.
+ * From the first fill held on, every fill waits behind it (this bot's own too), so the ledger records the
+ * fills in the order the books and the store took them: the record order a replay applies to the
+ * positions the store starts from (src/ledger/books-checkpoint.ts; written after this bot's own, a held
+ * fill gave them another average cost: docs/ledger-operations.md, "Fills held at start-up"). Every other
+ * event, and everything once released, goes straight to the ledger.
  */
 export class HeldForeignFills {
   private held: StateEvent[] | null = [];
   constructor(private readonly ledger: Pick<LedgerPhase['bookLedger'], 'onEvent'>) {}
   onEvent(e: StateEvent): void {
-    if (this.held !== null && e.type === 'OrderFilled' && fillOrigin(e) === 'foreign') this.held.push(e);
+    if (this.held !== null && e.type === 'OrderFilled' && (this.held.length > 0 || fillOrigin(e) === 'foreign')) this.held.push(e);
     else this.ledger.onEvent(e);
   }
-  /** from now on straight to the ledger; what was held is written (write) or dropped */
+  /** from now on straight to the ledger; what was held is written in order (write), or this bot's own fills alone (the other trader's dropped) */
   release(write: boolean): void {
     const held = this.held;
     this.held = null;
-    if (write && held) for (const e of held) this.ledger.onEvent(e);
+    if (held) for (const e of held) if (write || (e.type === 'OrderFilled' && fillOrigin(e) !== 'foreign')) this.ledger.onEvent(e);
   }
 }
 
