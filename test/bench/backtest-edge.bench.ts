@@ -243,6 +243,8 @@ if (process.argv.includes('--layers')) {
     rows = r.rows;
   }
   const { profile } = await session.post('Profiler.stop');
+  // BACKTEST_EDGE_PROFILE=FILE keeps the profile (V8's .cpuprofile: Chrome DevTools or speedscope open it)
+  if (process.env.BACKTEST_EDGE_PROFILE) (await import('node:fs')).writeFileSync(process.env.BACKTEST_EDGE_PROFILE, JSON.stringify(profile));
   const { layerShares } = await import('./backtest-layers.ts');
   const { layers, functions, samples } = layerShares(profile);
   const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
