@@ -57,6 +57,7 @@
  * the store; ...), and a sample in shared code (src/core, src/model, Node's own) to the nearest caller that
  * has a layer, so L2Book's writes count for the cursor that made them. Figures: each layer's share of the
  * samples, and the functions with the most samples (self time). Shares, not times: the load does not move them much.
+ * BACKTEST_EDGE_PROFILE=FILE also writes the profile itself (V8's .cpuprofile, for DevTools or speedscope).
  *
  * `npm run bench -- backtest-edge [pairs] --cli`: the backtest as `bookmaker backtest` runs it, one run
  * in a fresh process: per pair one process per tree (the order alternating) runs its tree's CLI command
@@ -243,6 +244,8 @@ if (process.argv.includes('--layers')) {
     rows = r.rows;
   }
   const { profile } = await session.post('Profiler.stop');
+  // BACKTEST_EDGE_PROFILE=FILE keeps the profile (V8's .cpuprofile: Chrome DevTools or speedscope open it)
+  if (process.env.BACKTEST_EDGE_PROFILE) (await import('node:fs')).writeFileSync(process.env.BACKTEST_EDGE_PROFILE, JSON.stringify(profile));
   const { layerShares } = await import('./backtest-layers.ts');
   const { layers, functions, samples } = layerShares(profile);
   const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
