@@ -126,6 +126,23 @@ export interface RunReportClaims {
   readonly readErrors: number;
   /** settled resolved markets (claimed, nothing to claim) beyond the listed newest 500, counted only */
   readonly earlierSettled?: number;
+  /**
+   * markets still claimable `afterHours` (24) after first read so (the venue did not claim them): not in `markets`,
+   * their amounts in `totalClaimableUsdc`; the largest named (src/runtime/claims/claims-tracker.ts)
+   */
+  readonly overdue?: {
+    /** hours claimable before a market is overdue */
+    readonly afterHours: number;
+    readonly markets: number;
+    readonly claimableUsdc: string;
+    readonly largest: readonly {
+      readonly marketId: Bytes32;
+      readonly claimableUsdc: string;
+      readonly payoutYesUsdc: string | null;
+      /** when the bot first read it claimable (ISO time) */
+      readonly claimableSince: string;
+    }[];
+  };
 }
 
 export interface RunReportInput {
@@ -306,6 +323,21 @@ function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
     reads: c.reads,
     readErrors: c.readErrors,
     ...(c.earlierSettled > 0 ? { earlierSettled: c.earlierSettled } : {}),
+    ...(c.overdue.markets > 0
+      ? {
+          overdue: {
+            afterHours: c.overdue.afterMs / 3_600_000,
+            markets: c.overdue.markets,
+            claimableUsdc: micro(c.overdue.total),
+            largest: c.overdue.largest.map((m) => ({
+              marketId: m.marketId,
+              claimableUsdc: micro(m.claimable),
+              payoutYesUsdc: m.payoutYes === null ? null : micro(m.payoutYes),
+              claimableSince: new Date(m.claimableSince).toISOString(),
+            })),
+          },
+        }
+      : {}),
   };
 }
 
@@ -380,14 +412,19 @@ export function formatRunReport(r: RunReport): string[] {
       lines.push(fit(`    pnl by source: spread ${s.parts[0]}, inventory ${s.parts[1]}, fees ${s.parts[2]}, resolution ${s.parts[3]} = ${s.total} USDC`));
     }
   }
-  if (r.claims && r.claims.markets.length > 0) {
+  const overdue = r.claims?.overdue;
+  if (r.claims && (r.claims.markets.length > 0 || overdue)) {
     const earlier = r.claims.earlierSettled ?? 0;
-    lines.push(
-      fit(
-        `  after resolution: ${r.claims.markets.length + earlier} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : ''}`,
-      ),
-    );
+    const resolved = r.claims.markets.length + earlier + (overdue?.markets ?? 0);
+    const failed = r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : '';
+    lines.push(fit(`  after resolution: ${resolved} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${failed}`));
     if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
+    if (overdue) {
+      const named = overdue.largest.length < overdue.markets ? `the largest ${overdue.largest.length}` : 'they are';
+      const what = `${overdue.markets} market(s) claimable ${overdue.afterHours} h or more, not claimed by the venue`;
+      lines.push(fit(`    overdue: ${what}, ${usd(overdue.claimableUsdc)} USDC: claim them; ${named}:`));
+      for (const m of overdue.largest) lines.push(fit(`    ${m.marketId} ${usd(m.claimableUsdc)} USDC (claimable since ${m.claimableSince})`));
+    }
     for (const m of r.claims.markets) {
       const pay = m.payoutYesUsdc === null ? 'payout unknown' : `YES pays ${usd(m.payoutYesUsdc)}, NO ${usd(m.payoutNoUsdc ?? '0.000000')}`;
       lines.push(fit(`    ${m.marketId.slice(0, 10)}… ${m.state}: ${usd(m.claimableUsdc)} USDC (${pay}; held YES ${usd(m.yesShares)}, NO ${usd(m.noShares)})`));

@@ -10,17 +10,30 @@
  *
  * Each market is logged once when its claimable amount is first seen and again when it changes
  * (claimed: the amount is gone), with its payout per share and the amount. A resolved market where
- * the books show no position is logged once as such (and read once, in case the books missed a fill). After a resolution the venue may take a while to
- * show the position as claimable: it is read again after 2 s, doubling up to `intervalMs`, at most
- * `maxTries` times; while anything is claimable it is re-read every `intervalMs` (60 s), so a claim
- * made elsewhere (the venue's auto-claim, a person) shows. A failed read is logged, counted and
- * retried (a 4xx refusal other than 408/429 is said once and not retried until the next
- * resolution); it never throws into the bot.
+ * the books show no position is logged once as such (and read once, in case the books missed a fill).
+ * After a resolution the venue may take a while to show the position as claimable: it is read again
+ * after 2 s, doubling up to `intervalMs`, at most `maxTries` times. While anything is claimable it is
+ * re-read, so a claim made elsewhere (the venue's auto-claim, a person) shows: after `intervalMs` (60 s)
+ * when the last read changed something (a new claimable market, a claim, an amount), the pause doubling
+ * with each read that changed nothing, up to `maxIntervalMs` (15 min). Each read is the wallet's whole
+ * list, so a wallet that leaves markets unclaimed for a month is not read in full every minute. A failed
+ * read is logged, counted and retried (a 4xx refusal other than 408/429 is said once and not retried
+ * until the next resolution); it never throws into the bot.
+ *
+ * A market still claimable `overdueAfterMs` (24 h) after this process first read it so is overdue:
+ * the venue's auto-claim did not take it. It is logged at warn once (market, amount, "claim it"),
+ * leaves the per-market list and its `bookmaker_claimable_usdc` series, and is kept as a small record
+ * (amount, payout, since when) so that its claim still reaches the books (`onClaimed`) and every total
+ * still counts it: `total()`, `bookmaker_claimable_total_usdc`, the run report (which names the largest
+ * overdue markets) and `bookmaker_claimable_overdue_{markets,usdc}`. So a month of markets nobody
+ * claims costs a small record each, not a series, a report line and a full read a minute each.
  *
  * Metrics (registered on `registry`):
- *   bookmaker_claimable_usdc{market}        USDC claimable per market (label removed once claimed)
- *   bookmaker_claimable_total_usdc        Σ of the above
- *   bookmaker_claimable_read_errors_total   failed reads of the claimable endpoint
+ *   bookmaker_claimable_usdc{market}          USDC claimable per market not yet overdue (removed once claimed or overdue)
+ *   bookmaker_claimable_total_usdc            Σ claimable, overdue included (total())
+ *   bookmaker_claimable_overdue_markets       markets claimable past overdueAfterMs
+ *   bookmaker_claimable_overdue_usdc          Σ of their claimable amounts
+ *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
@@ -39,8 +52,12 @@ export interface ClaimsTrackerOptions {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly registry?: Registry;
-  /** re-read period while something is claimable, and the longest retry pause (default 60 000 ms) */
+  /** re-read pause after a read that changed something, and the longest retry pause (default 60 000 ms) */
   readonly intervalMs?: number;
+  /** the longest re-read pause while something is claimable, reached by doubling over unchanged reads (default 900 000 ms) */
+  readonly maxIntervalMs?: number;
+  /** claimable this long after this process first read it so: overdue (default 86 400 000 ms, 24 h) */
+  readonly overdueAfterMs?: number;
   /** first retry pause after a resolution or a failed read (default 2 000 ms, doubling) */
   readonly retryMs?: number;
   /** reads after a resolution before concluding the venue shows nothing claimable (default 6) */
@@ -74,6 +91,27 @@ export interface ClaimsSnapshot {
   readonly readErrors: number;
   /** settled markets (claimed or nothing to claim) no longer listed in `markets` (SETTLED_LISTED_MAX) */
   readonly earlierSettled: number;
+  /** markets claimable past overdueAfterMs: not in `markets`, counted in `total` */
+  readonly overdue: {
+    /** how long a market stays claimable before it is overdue (overdueAfterMs) */
+    readonly afterMs: number;
+    readonly markets: number;
+    /** Σ their claimable, 1e-6 USDC */
+    readonly total: bigint;
+    /** the largest (OVERDUE_LISTED_MAX), by amount */
+    readonly largest: readonly OverdueMarket[];
+  };
+}
+
+/** A market claimable past overdueAfterMs: what the tracker keeps of it until it is claimed. */
+export interface OverdueMarket {
+  readonly marketId: Bytes32;
+  /** claimable now, 1e-6 USDC */
+  readonly claimable: bigint;
+  /** what one YES share pays, 1e-6 USDC; null when not known */
+  readonly payoutYes: bigint | null;
+  /** when this process first read it claimable (epoch ms) */
+  readonly claimableSince: number;
 }
 
 interface Pending {
@@ -97,6 +135,14 @@ function emptyClaim(id: string, state: ClaimState, pay: bigint | null): ClaimsMa
 export const SETTLED_LISTED_MAX = 500;
 /** resolutions remembered so each market is handled once (oldest dropped; a market's feed stops with its retirement) */
 export const RESOLVED_SEEN_MAX = 1_000;
+/** claimable this long after first read so: overdue (the venue's auto-claim did not take it) */
+export const OVERDUE_AFTER_MS = 86_400_000;
+/** the longest re-read pause while something is claimable */
+export const MAX_INTERVAL_MS = 900_000;
+/** overdue markets named in the report (the largest); the rest are counted and summed */
+export const OVERDUE_LISTED_MAX = 20;
+/** overdue markets logged one line each per read; more in the same read are one summary line */
+const OVERDUE_LOGGED_MAX = 20;
 const usdcNumber = (v: bigint): number => Number(v) / 1e6;
 
 export class ClaimsTracker {
@@ -106,6 +152,11 @@ export class ClaimsTracker {
   private readonly markets = new Map<string, ClaimsMarket>();
   private readonly pending = new Map<string, Pending>();
   private readonly resolvedSeen = new Set<string>();
+  /** listed claimable markets: when this process first read each so (epoch ms) */
+  private readonly claimableSince = new Map<string, number>();
+  private readonly overdue = new Map<string, OverdueMarket>();
+  /** reads in a row that changed nothing (the re-read pause doubles with each) */
+  private quietReads = 0;
   private readonly perMarket: Gauge<'market'> | null;
   private readonly errorsCounter: Counter | null;
   private reads = 0;
@@ -138,6 +189,22 @@ export class ClaimsTracker {
           this.set(usdcNumber(self.total()));
         },
       });
+      new Gauge({
+        name: 'bookmaker_claimable_overdue_markets',
+        help: 'Markets of this instance still claimable 24 h after first read so (not claimed by the venue): in the total, without a per-market series',
+        registers: r,
+        collect() {
+          this.set(self.overdue.size);
+        },
+      });
+      new Gauge({
+        name: 'bookmaker_claimable_overdue_usdc',
+        help: 'USDC claimable in those overdue markets (part of bookmaker_claimable_total_usdc)',
+        registers: r,
+        collect() {
+          this.set(usdcNumber(self.overdueTotal()));
+        },
+      });
       this.errorsCounter = new Counter({
         name: 'bookmaker_claimable_read_errors_total',
         help: 'Failed reads of GET /portfolio/:address/claimable (retried)',
@@ -162,7 +229,8 @@ export class ClaimsTracker {
     if (this.stopped || !this.owns(id) || this.resolvedSeen.has(id)) return;
     this.seen(id);
     const pay = payoutYes === null ? null : BigInt(payoutYes);
-    if (this.markets.get(id)?.state === 'claimable') return; // already read (e.g. at start-up)
+    if (this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) return; // already read (e.g. at start-up)
+    this.quietReads = 0;
     if (!held) {
       this.markets.set(id, emptyClaim(id, 'nothing-to-claim', pay));
       this.log.info(
@@ -180,21 +248,41 @@ export class ClaimsTracker {
     void this.readNow();
   }
 
-  /** Σ claimable now, 1e-6 USDC. */
+  /** Σ claimable now, overdue markets included, 1e-6 USDC: the one figure of the gauge and the report. */
   total(): bigint {
+    return this.listedTotal() + this.overdueTotal();
+  }
+
+  private listedTotal(): bigint {
     let t = 0n;
     for (const m of this.markets.values()) t += m.claimable;
     return t;
   }
 
-  report(): ClaimsSnapshot {
-    const markets = [...this.markets.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
-    return { markets, total: this.total(), reads: this.reads, readErrors: this.readErrors, earlierSettled: this.earlierSettled };
+  private overdueTotal(): bigint {
+    let t = 0n;
+    for (const m of this.overdue.values()) t += m.claimable;
+    return t;
   }
 
-  /** Markets held now (listed, and remembered as resolved): bounded (tests). */
+  report(): ClaimsSnapshot {
+    const markets = [...this.markets.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
+    const largest = [...this.overdue.values()]
+      .sort((a, b) => (a.claimable > b.claimable ? -1 : a.claimable < b.claimable ? 1 : a.marketId < b.marketId ? -1 : 1))
+      .slice(0, OVERDUE_LISTED_MAX);
+    return {
+      markets,
+      total: this.total(),
+      reads: this.reads,
+      readErrors: this.readErrors,
+      earlierSettled: this.earlierSettled,
+      overdue: { afterMs: this.o.overdueAfterMs ?? OVERDUE_AFTER_MS, markets: this.overdue.size, total: this.overdueTotal(), largest },
+    };
+  }
+
+  /** Markets held now (listed, overdue, and remembered as resolved) (tests). */
   get heldMarketState(): number {
-    return this.markets.size + this.pending.size + this.resolvedSeen.size;
+    return this.markets.size + this.pending.size + this.resolvedSeen.size + this.overdue.size;
   }
 
   private seen(id: string): void {
@@ -273,10 +361,25 @@ export class ClaimsTracker {
   }
 
   private apply(now: readonly ClaimableMarketSummary[]): void {
+    const at = this.o.clock.now();
     const seen = new Set<string>();
+    let changed = false;
     for (const m of now) {
       const id = m.marketId;
       seen.add(id);
+      const late = this.overdue.get(id);
+      if (late) {
+        // overdue: its record follows the amount; claimed (nothing claimable left) is handled below
+        if (m.claimable > 0n) {
+          if (m.claimable !== late.claimable) {
+            changed = true;
+            this.overdue.set(id, { ...late, claimable: m.claimable });
+          }
+          continue;
+        }
+        seen.delete(id);
+        continue;
+      }
       const prev = this.markets.get(id);
       const pend = this.pending.get(id);
       this.pending.delete(id);
@@ -294,7 +397,17 @@ export class ClaimsTracker {
       };
       this.markets.set(id, next);
       this.setGauge(id, m.claimable);
+      if (next.state === 'claimable') {
+        if (!this.claimableSince.has(id)) this.claimableSince.set(id, at);
+      } else this.claimableSince.delete(id);
       if (prev && prev.claimable === m.claimable && prev.state === next.state) continue;
+      changed = true;
+      if (next.state === 'claimed') {
+        // listed with nothing left to claim: claimed all the same
+        this.log.info({ market: id, claimedUsdc: micro(prev!.claimable) }, `market ${id}: ${micro(prev!.claimable)} USDC no longer claimable (claimed)`);
+        this.o.onClaimed?.(id as Bytes32, payoutYes);
+        continue;
+      }
       this.log.info(
         {
           market: id,
@@ -311,9 +424,23 @@ export class ClaimsTracker {
     // claimable before, gone from the venue's list now: claimed (by the venue's auto-claim or a person)
     for (const [id, m] of this.markets) {
       if (seen.has(id) || m.state !== 'claimable') continue;
+      changed = true;
       this.markets.set(id, { ...m, state: 'claimed', claimable: 0n });
+      this.claimableSince.delete(id);
       this.setGauge(id, 0n);
       this.log.info({ market: id, claimedUsdc: micro(m.claimable) }, `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed)`);
+      this.o.onClaimed?.(id as Bytes32, m.payoutYes);
+    }
+    for (const [id, m] of this.overdue) {
+      if (seen.has(id)) continue;
+      changed = true;
+      this.overdue.delete(id);
+      this.earlierSettled++;
+      const hours = Math.round((at - m.claimableSince) / 3_600_000);
+      this.log.info(
+        { market: id, claimedUsdc: micro(m.claimable), overdueHours: hours },
+        `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed, ${hours} h after first read claimable)`,
+      );
       this.o.onClaimed?.(id as Bytes32, m.payoutYes);
     }
     // resolved with a position, not (yet) in the venue's list
@@ -328,7 +455,47 @@ export class ClaimsTracker {
         `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`,
       );
     }
+    this.ageOverdue(at);
+    this.quietReads = changed ? 0 : this.quietReads + 1;
     this.trimSettled();
+  }
+
+  /**
+   * Claimable markets first read so overdueAfterMs ago or more leave the list and their series for a
+   * small record, counted in every total; each is said at warn (OVERDUE_LOGGED_MAX a read, then one
+   * line for the rest).
+   */
+  private ageOverdue(at: number): void {
+    const after = this.o.overdueAfterMs ?? OVERDUE_AFTER_MS;
+    let n = 0;
+    let more = 0;
+    let moreTotal = 0n;
+    for (const [id, since] of this.claimableSince) {
+      if (at - since < after) continue;
+      this.claimableSince.delete(id);
+      const m = this.markets.get(id);
+      if (!m || m.state !== 'claimable') continue;
+      this.markets.delete(id);
+      this.setGauge(id, 0n);
+      this.overdue.set(id, { marketId: id as Bytes32, claimable: m.claimable, payoutYes: m.payoutYes, claimableSince: since });
+      const hours = Math.round((at - since) / 3_600_000);
+      if (n++ < OVERDUE_LOGGED_MAX)
+        this.log.warn(
+          { market: id, claimableUsdc: micro(m.claimable), overdueHours: hours },
+          `market ${id}: ${micro(m.claimable)} USDC still claimable ${hours} h after first read so, not claimed by the venue: claim it. ` +
+            'It leaves the per-market list and bookmaker_claimable_usdc; the totals (bookmaker_claimable_total_usdc, _overdue_usdc, the run report) keep it',
+        );
+      else {
+        more++;
+        moreTotal += m.claimable;
+      }
+    }
+    if (more > 0)
+      this.log.warn(
+        { markets: more, claimableUsdc: micro(moreTotal) },
+        `${more} more market(s) with ${micro(moreTotal)} USDC claimable overdue: claim them ` +
+          '(the run report names the largest; bookmaker_claimable_overdue_usdc)',
+      );
   }
 
   private setGauge(id: string, claimable: bigint): void {
@@ -346,7 +513,7 @@ export class ClaimsTracker {
     else if (this.pending.size > 0) {
       const tries = Math.min(...[...this.pending.values()].map((p) => p.tries));
       ms = Math.min(interval, retry * 2 ** Math.min(tries, 20));
-    } else if (this.total() > 0n) ms = interval;
+    } else if (this.total() > 0n) ms = Math.min(Math.max(interval, this.o.maxIntervalMs ?? MAX_INTERVAL_MS), interval * 2 ** Math.min(this.quietReads, 20));
     if (ms === null) return;
     this.cancelTimer = this.o.clock.setTimeout(() => void this.readNow(), ms);
   }

@@ -14,7 +14,14 @@ import { VenueError } from '../../../src/exchange/client/errors.ts';
 import type { Claimable } from '../../../src/exchange/client/portfolio.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { summarizeClaimable } from '../../../src/runtime/claims/claimable-summary.ts';
-import { ClaimsTracker, RESOLVED_SEEN_MAX, SETTLED_LISTED_MAX } from '../../../src/runtime/claims/claims-tracker.ts';
+import {
+  ClaimsTracker,
+  MAX_INTERVAL_MS,
+  OVERDUE_AFTER_MS,
+  OVERDUE_LISTED_MAX,
+  RESOLVED_SEEN_MAX,
+  SETTLED_LISTED_MAX,
+} from '../../../src/runtime/claims/claims-tracker.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
 import { STOPPED_RUN } from '../../support/run-report.ts';
 
@@ -143,7 +150,7 @@ test('the tracker: start-up read, a resolution read until it shows, logs with pa
   assert.ok(lines().some((l) => l.msg.includes('no position in the books, nothing to claim')));
   await settle();
   assert.equal(reads, 4);
-  assert.deepEqual(timerDelays(), [60_000], 'nothing pending: the claimable re-read only');
+  assert.deepEqual(timerDelays(), [120_000], 'nothing pending: the claimable re-read only, its pause doubled (the read changed nothing)');
   // another shard's market is not this instance's business
   t.marketResolved(C, 1_000_000, true);
   await settle();
@@ -281,5 +288,221 @@ test('a refusal no retry passes (403): said once, no retry loop, the next resolu
   assert.equal(reads, 2, 'a new resolution tries again');
   assert.equal(clock.timers.length, 0);
   assert.equal(t.report().markets[0]!.state, 'pending');
+  t.stop();
+});
+
+/** A clock whose time moves: `step()` fires the one pending timer at its time. */
+function movingClock(): Clock & { t: number; timers: { fn: () => void; at: number }[]; step(): number } {
+  const c = {
+    t: 1_800_000_000_000,
+    timers: [] as { fn: () => void; at: number }[],
+    now: () => c.t,
+    scheduler: asyncScheduler,
+    setTimeout(fn: () => void, ms: number) {
+      const x = { fn, at: c.t + ms };
+      c.timers.push(x);
+      return () => void (c.timers = c.timers.filter((y) => y !== x));
+    },
+    /** fire the earliest timer at its time; the pause it had */
+    step() {
+      c.timers.sort((a, b) => a.at - b.at);
+      const x = c.timers.shift();
+      assert.ok(x, 'a timer is set');
+      const ms = x.at - c.t;
+      c.t = x.at;
+      x.fn();
+      return ms;
+    },
+  };
+  return c;
+}
+
+/** A venue whose claimable list the test sets: market id → claimable (YES won, 1e-6 USDC). */
+function claimableVenue(): { list: Map<Bytes32, bigint>; read: () => Promise<Claimable>; reads: number } {
+  const v = {
+    list: new Map<Bytes32, bigint>(),
+    reads: 0,
+    read: async (): Promise<Claimable> => {
+      v.reads++;
+      const ids = [...v.list.keys()];
+      return {
+        positions: ids.map((id) => pos(id, 1, v.list.get(id)!, v.list.get(id)!)),
+        markets: ids.map((id) => mkt(id, [0n, 1_000_000n])),
+        totalClaimable: [...v.list.values()].reduce((a, b) => a + b, 0n),
+      };
+    },
+  };
+  return v;
+}
+
+async function gauges(registry: Registry): Promise<{ perMarket: [string, number][]; total: number; overdueMarkets: number; overdueUsdc: number }> {
+  const all = await registry.getMetricsAsJSON();
+  const one = (name: string) => all.find((m) => m.name === name)!.values[0]!.value;
+  return {
+    perMarket: all.find((m) => m.name === 'bookmaker_claimable_usdc')!.values.map((v) => [String(v.labels.market), v.value]),
+    total: one('bookmaker_claimable_total_usdc'),
+    overdueMarkets: one('bookmaker_claimable_overdue_markets'),
+    overdueUsdc: one('bookmaker_claimable_overdue_usdc'),
+  };
+}
+
+test('a market nobody claims: re-reads back off to 15 min, overdue after 24 h it leaves the list and its series (said once at warn), every total keeps it, its claim still reaches the books', async () => {
+  const clock = movingClock();
+  const { logger, lines } = capture();
+  const registry = new Registry();
+  const venue = claimableVenue();
+  const claimed: [Bytes32, bigint | null][] = [];
+  const t = new ClaimsTracker({ read: venue.read, clock, logger, registry, onClaimed: (id, p) => void claimed.push([id, p]) });
+  await t.start();
+  assert.equal(clock.timers.length, 0, 'nothing claimable: idle');
+
+  // A resolves with a position; the venue lists it and never claims it
+  venue.list.set(A, 4_000_001n);
+  t.marketResolved(A, 1_000_000, true);
+  await settle();
+  const pauses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    pauses.push(clock.step());
+    await settle();
+  }
+  assert.deepEqual(
+    pauses,
+    [60_000, 120_000, 240_000, 480_000, MAX_INTERVAL_MS, MAX_INTERVAL_MS],
+    'a change, then reads that change nothing double the pause up to 15 min',
+  );
+  // B resolves: the pause starts again at 60 s
+  venue.list.set(B, 2_500_000n);
+  t.marketResolved(B, 1_000_000, true);
+  await settle();
+  assert.deepEqual(
+    clock.timers.map((x) => x.at - clock.t),
+    [60_000],
+    'B is new: 60 s again',
+  );
+  assert.deepEqual((await gauges(registry)).perMarket, [
+    [A, 4.000001],
+    [B, 2.5],
+  ]);
+
+  // a day after A was first read claimable: overdue
+  const readsBefore = venue.reads;
+  const day = OVERDUE_AFTER_MS + 3_600_000;
+  while (clock.t < 1_800_000_000_000 + day) {
+    clock.step();
+    await settle();
+  }
+  // at most one read per 15 min once nothing changes (60 s a read on the old code: ~1,500)
+  assert.ok(venue.reads - readsBefore <= Math.ceil(day / MAX_INTERVAL_MS) + 6, `reads in a day: ${venue.reads - readsBefore}`);
+  const warned = lines().filter((l) => l.msg.includes(`market ${A}: 4.000001 USDC still claimable`));
+  assert.equal(warned.length, 1, 'said once');
+  assert.equal(warned[0]!.level, 40, 'at warn');
+  assert.match(warned[0]!.msg, /not claimed by the venue: claim it/);
+  assert.ok(
+    lines().some((l) => l.msg.includes(`market ${B}: 2.500000 USDC still claimable`)),
+    'B too, a day after its first read',
+  );
+  const g = await gauges(registry);
+  assert.deepEqual(g.perMarket, [], 'no per-market series for overdue markets');
+  assert.equal(g.overdueMarkets, 2);
+  assert.equal(g.overdueUsdc, 6.500001);
+  // one figure: total() is the gauge's and the report's, overdue included
+  assert.equal(t.total(), 6_500_001n);
+  assert.equal(g.total, 6.500001);
+  const snap = t.report();
+  assert.equal(snap.total, t.total());
+  assert.deepEqual(snap.markets, [], 'overdue markets leave the per-market list');
+  assert.equal(snap.overdue.markets, 2);
+  assert.equal(snap.overdue.total, 6_500_001n);
+  assert.deepEqual(
+    snap.overdue.largest.map((m) => [m.marketId, m.claimable, m.payoutYes]),
+    [
+      [A, 4_000_001n, 1_000_000n],
+      [B, 2_500_000n, 1_000_000n],
+    ],
+  );
+  const report = buildRunReport({ ...STOPPED_RUN, claims: snap });
+  assert.equal(report.claims!.totalClaimableUsdc, '6.500001');
+  assert.equal(report.claims!.overdue!.claimableUsdc, '6.500001');
+  assert.equal(report.claims!.overdue!.largest[0]!.claimableSince, new Date(1_800_000_000_000).toISOString());
+  const text = formatRunReport(report).join('\n');
+  assert.match(text, /after resolution: 2 market\(s\) resolved, 6\.50 USDC claimable/);
+  assert.match(text, /overdue: 2 market\(s\) claimable 24 h or more, not claimed by the venue, 6\.50 USDC: claim them; they are:/);
+  assert.ok(text.includes(`    ${A} 4.00 USDC (claimable since `), text);
+
+  // a resolution seen again changes nothing; the venue's amount moving is followed
+  t.marketResolved(A, 1_000_000, true);
+  venue.list.set(B, 2_000_000n);
+  clock.step();
+  await settle();
+  assert.equal(t.total(), 6_000_001n);
+  // A is claimed at last: the books hear of it, the overdue figures drop it
+  venue.list.delete(A);
+  assert.equal(clock.step(), 60_000, 'the last read changed an amount');
+  await settle();
+  assert.deepEqual(claimed, [[A, 1_000_000n]]);
+  const saidClaimed = lines().find((l) => l.msg.includes(`market ${A}: 4.000001 USDC no longer claimable (claimed, `));
+  assert.match(saidClaimed?.msg ?? '', /\(claimed, 2[45] h after first read claimable\)$/);
+  const after = await gauges(registry);
+  assert.equal(after.overdueMarkets, 1);
+  assert.equal(after.total, 2);
+  assert.equal(t.report().earlierSettled, 1);
+  t.stop();
+  assert.equal(clock.timers.length, 0);
+});
+
+test('many markets overdue at once (start-up after a long absence): 20 lines, one summary, the largest named, the totals exact to the unit', async () => {
+  const clock = movingClock();
+  const { logger, lines } = capture();
+  const registry = new Registry();
+  const venue = claimableVenue();
+  const n = 50;
+  const idOf = (i: number) => ('0x' + (i + 1).toString(16).padStart(64, '0')) as Bytes32;
+  let sum = 0n;
+  for (let i = 0; i < n; i++) {
+    venue.list.set(idOf(i), 1_000_000n + BigInt(i) * 7n + 1n);
+    sum += 1_000_000n + BigInt(i) * 7n + 1n;
+  }
+  const t = new ClaimsTracker({ read: venue.read, clock, logger, registry });
+  await t.start();
+  assert.equal((await gauges(registry)).perMarket.length, n);
+  while (clock.t < 1_800_000_000_000 + OVERDUE_AFTER_MS) {
+    clock.step();
+    await settle();
+  }
+  const said = lines().filter((l) => l.level === 40 && l.msg.includes('still claimable'));
+  assert.equal(said.length, 20);
+  const summary = lines().filter((l) => l.msg.startsWith(`${n - 20} more market(s) with `));
+  assert.equal(summary.length, 1, JSON.stringify(lines().slice(-3)));
+  const g = await gauges(registry);
+  assert.equal(g.perMarket.length, 0);
+  assert.equal(g.overdueMarkets, n);
+  const snap = t.report();
+  assert.equal(snap.total, sum);
+  assert.equal(snap.overdue.total, sum);
+  assert.equal(snap.overdue.largest.length, OVERDUE_LISTED_MAX);
+  assert.equal(snap.overdue.largest[0]!.marketId, idOf(n - 1), 'the largest first');
+  const report = buildRunReport({ ...STOPPED_RUN, claims: snap });
+  const text = formatRunReport(report).join('\n');
+  assert.match(text, new RegExp(`after resolution: ${n} market\\(s\\) resolved`));
+  assert.match(text, new RegExp(`overdue: ${n} market\\(s\\) .*: claim them; the largest ${OVERDUE_LISTED_MAX}:`));
+  assert.equal(report.claims!.totalClaimableUsdc, (Number(sum) / 1e6).toFixed(6));
+  assert.ok(t.heldMarketState <= n + RESOLVED_SEEN_MAX, `held ${t.heldMarketState}`);
+  t.stop();
+});
+
+test('a claimable market the venue then lists with nothing left to claim was claimed: the books hear of it', async () => {
+  const clock = movingClock();
+  const { logger } = capture();
+  const venue = claimableVenue();
+  const claimed: Bytes32[] = [];
+  const t = new ClaimsTracker({ read: venue.read, clock, logger, onClaimed: (id) => void claimed.push(id) });
+  venue.list.set(A, 3_000_000n);
+  await t.start();
+  venue.list.set(A, 0n);
+  clock.step();
+  await settle();
+  assert.deepEqual(claimed, [A]);
+  assert.equal(t.report().markets[0]!.state, 'claimed');
+  assert.equal(t.total(), 0n);
   t.stop();
 });
