@@ -42,7 +42,7 @@ import {
   type CheckpointResume,
   type ReplayedBooks,
 } from './books-checkpoint.ts';
-import { catchUpFills, type CatchUpResult, type CatchUpSource } from './catch-up.ts';
+import { catchUpFills, type CatchUpResult, type CatchUpSource, type VenueOrderStatus } from './catch-up.ts';
 import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { loadToxicityPool, saveToxicityPool } from './toxicity-pool-checkpoint.ts';
 import type { ToxicitySums } from '../state/edge-state.ts';
@@ -123,6 +123,16 @@ function orderRecord(e: Extract<StateEvent, { type: 'OrderSubmitted' | 'OrderAdo
     size: e.order.size,
     ts: e.ts,
   };
+}
+
+/**
+ * finalSweep's `closing`: orders whose real status at the venue the stop needs (the cancel-all found
+ * them gone without seeing their end, OrderManager.endedAtStop); `read` is told those the sweep read,
+ * after their fills are in the ledger and the running books (not told when the sweep failed).
+ */
+export interface StopClosing {
+  readonly nonces: readonly Bytes32[];
+  read(orders: readonly VenueOrderStatus[]): void;
 }
 
 export class BotLedger {
@@ -221,7 +231,7 @@ export class BotLedger {
         log.warn({ path }, '--new-ledger ignored: this ledger already holds books (it applies only to a new or empty ledger)');
       }
       const catchUp = o.paper
-        ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false }
+        ? { recorded: 0, shares: 0, ordersRead: 0, openOrders: [], incomplete: false, closing: [] }
         : await catchUpFills({
             client: o.client,
             trader: o.trader,
@@ -457,14 +467,16 @@ export class BotLedger {
    * read from the venue and recorded, so the books are exact when the process ends. Orders placed in
    * the last 10 minutes, every unfinished one and the ones found open at start (up to 100 lookups)
    * are read; anything else is completed by the next start's catch-up. The fills it records go into
-   * `account` too (the running books), so the stop's last mark and the run report hold them. Never
-   * throws (logged): a stop must not fail on its books.
+   * `account` too (the running books), so the stop's last mark and the run report hold them. With
+   * `closing` (the orders the cancel-all found gone unseen), those are looked up first and `read` is
+   * told their status at the venue. Never throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address, account?: Account): Promise<number> {
+  async finalSweep(client: CatchUpSource, trader: Address, account?: Account, closing?: StopClosing): Promise<number> {
     if (this.paper) return 0;
+    let r: CatchUpResult;
     try {
       const before = lastFillSeq(this.ledger);
-      const r = await catchUpFills({
+      r = await catchUpFills({
         client,
         trader,
         ledger: this.ledger,
@@ -473,6 +485,7 @@ export class BotLedger {
         since: Math.max(this.startedAt, this.clock.now() - 600_000),
         maxLookups: 100,
         alsoNonces: this.catchUp.openOrders.map((x) => x.nonce),
+        ...(closing ? { closing: closing.nonces } : {}),
         fees: this.fees,
         when: 'stop',
         ...(this.owns ? { owns: this.owns } : {}),
@@ -481,11 +494,14 @@ export class BotLedger {
       // the running books get what the sweep recorded, before the stop's last mark: the run report
       // and the marks then hold the books a restart rebuilds from the ledger (docs/books-and-pnl.md)
       if (account !== undefined && r.recorded > 0) for (const f of fillsAfter(this.ledger, before)) account.applyFill(f);
-      return r.recorded;
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
     }
+    // after the ledger and the books have their fills: the caller closes those orders in the store
+    // (fills first, then the close, as the feeds report them)
+    closing?.read(r.closing);
+    return r.recorded;
   }
 
   /**

@@ -60,6 +60,15 @@ export interface CatchUpResult {
   readonly openOrders: readonly OpenOrderSeed[];
   /** an order the ledger expected could not be read (logged); its fills come with the next start */
   readonly incomplete: boolean;
+  /** of the `closing` orders, those read at the venue, with their status there (open included) */
+  readonly closing: readonly VenueOrderStatus[];
+}
+
+/** An order's status as the venue stated it (CatchUpOptions.closing). */
+export interface VenueOrderStatus {
+  readonly nonce: Bytes32;
+  readonly marketId: Bytes32;
+  readonly status: VenueOrder['status'];
 }
 
 export interface CatchUpOptions {
@@ -76,6 +85,13 @@ export interface CatchUpOptions {
   readonly since?: number;
   /** more orders to look up by nonce in step 3 (the stop's sweep: the orders found open at start) */
   readonly alsoNonces?: readonly Bytes32[];
+  /**
+   * orders whose venue status the caller needs (the stop's sweep: the orders the cancel-all found gone
+   * without seeing their end, OrderManager.endedAtStop): looked up first in step 3 (before the bound
+   * of `maxLookups` can leave them out), their fills recorded like any other's, their status returned
+   * in `closing`
+   */
+  readonly closing?: readonly Bytes32[];
   /**
    * orders.reconcileScope markets (a wallet shared with other instances, shards, or a person): an order
    * in a market this returns true for is this bot's even without a record (a crash may have lost it);
@@ -120,7 +136,7 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
       }
     }
     let lookups = 0;
-    const lookups3 = new Set([...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? [])]);
+    const lookups3 = new Set([...(o.closing ?? []), ...o.ledger.unendedOrders().map((u) => u.nonce), ...(o.alsoNonces ?? [])]);
     for (const nonce of lookups3) {
       const u = { nonce };
       if (seen.has(u.nonce)) continue;
@@ -212,5 +228,9 @@ export async function catchUpFills(o: CatchUpOptions): Promise<CatchUpResult> {
     ordersRead: seen.size,
     openOrders: open.map((v) => ({ nonce: v.nonce, filled: filledShares(v, fees), ref: v.hash ?? v.id ?? v.nonce, cost: costs.get(v.nonce) ?? null })),
     incomplete,
+    closing: (o.closing ?? []).flatMap((n) => {
+      const v = seen.get(n);
+      return v === undefined ? [] : [{ nonce: n, marketId: v.marketId, status: v.status }];
+    }),
   };
 }

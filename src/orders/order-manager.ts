@@ -540,6 +540,15 @@ export class OrderManager {
   }
 
   /**
+   * The orders a cancel-all stopped tracking without seeing their end: the venue listed none open,
+   * and no cancel answer or feed event had closed them (a fill racing the stop's cancels). Their
+   * store entry and ledger record wait for the stop's final sweep, which reads their real status.
+   */
+  endedAtStop(): { nonce: Bytes32; marketId: Bytes32 }[] {
+    return this.rec.endedAtStop();
+  }
+
+  /**
    * reconcileScope `markets` with a changing set of markets (rotation, reload, shards): from now on
    * only open orders in `ids` are the bot's; null makes the whole wallet the bot's again.
    */

@@ -77,6 +77,8 @@ export class Reconciler {
   private readonly toldStrangers = new Set<string>();
   /** why the last reconciliation could not list the venue's open orders (null: it could) */
   listError: unknown = null;
+  /** orders cancelRounds let go untracked without seeing their end (nonce → market; see endedAtStop) */
+  private readonly endedUnseen = new Map<Bytes32, Bytes32>();
 
   constructor(deps: ReconcilerDeps) {
     this.d = deps;
@@ -207,6 +209,17 @@ export class Reconciler {
       }
       remaining = open.length;
       if (open.length === 0) {
+        // orders still tracked that no cancel of ours ended: gone from the venue (filled, expired or
+        // voided while the cancels ran, the feeds already closed). Their end is not guessed here (an
+        // OrderGone would end them 'gone' in the ledger, and the stop's sweep would no longer look up
+        // an old one's racing fill): they are kept for the sweep, which reads each one's real status
+        // and hands the store its OrderClosed (endedAtStop, docs/operating.md "Stopping")
+        for (const e of table.entries.values()) this.endedUnseen.set(e.planned.nonce, e.marketId);
+        // a bound for a bot that outlives many cancel-alls (kill switch cleared): the oldest go first
+        for (const k of this.endedUnseen.keys()) {
+          if (this.endedUnseen.size <= 10_000) break;
+          this.endedUnseen.delete(k);
+        }
         table.clear();
         log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
         return { ok: true, rounds: round, cancelled, remaining: 0 };
@@ -233,6 +246,16 @@ export class Reconciler {
     }
     log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
     return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
+  }
+
+  /**
+   * The orders a cancel-all found gone from the venue while it still tracked them, their end unseen
+   * (no cancel of ours answered for them, no feed reported them closed): filled, expired or voided
+   * while the cancels ran. Nothing has told the store or the ledger yet; the stop's final sweep reads
+   * their status at the venue (src/runtime/phases/control.ts).
+   */
+  endedAtStop(): { nonce: Bytes32; marketId: Bytes32 }[] {
+    return [...this.endedUnseen].map(([nonce, marketId]) => ({ nonce, marketId }));
   }
 
   /** An order in this market is the bot's to manage (reconcileScope). */

@@ -687,6 +687,25 @@ describe('OrderManager.cancelAll and halt', () => {
     assert.equal(venue.open.size, 0, 'no creates after cancelAll');
   });
 
+  it('an order gone from the venue before the list (filled as the stop began) is let go with its end unseen: kept for the sweep, never OrderGone', async () => {
+    const { venue, om, events } = setup();
+    await om.sync(M1, quotes(500_000));
+    const [filled] = [...venue.open.keys()] as Bytes32[];
+    venue.open.delete(filled!); // filled at the venue; the feeds are closed, no OrderClosed comes
+    const r = await om.cancelAll();
+    assert.deepEqual({ ok: r.ok, cancelled: r.cancelled, remaining: r.remaining }, { ok: true, cancelled: 3, remaining: 0 });
+    assert.equal(om.tracked().length, 0, 'the order manager tracks nothing after the stop');
+    assert.deepEqual(om.endedAtStop(), [{ nonce: filled, marketId: M1 }], 'the filled order is kept for the final sweep');
+    // no end guessed: an OrderGone would end it 'gone' in the ledger before the sweep read it
+    assert.deepEqual(
+      events.filter((e) => (e.type === 'OrderGone' || e.type === 'OrderCancelled') && e.nonce === filled),
+      [],
+      'no end of the filled order told',
+    );
+    // the three it cancelled are not among them
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 3);
+  });
+
   it('is bounded: reports failure when orders will not go', async () => {
     const { venue, om } = setup({ cancelAllRounds: 3 });
     await om.sync(M1, quotes(500_000));

@@ -12,6 +12,8 @@ import { BotControl } from '../../control/bot-control.ts';
 import { registerControlMetrics } from '../../control/control-metrics.ts';
 import { canonicalPath, type BotIdentity } from '../../control/identity.ts';
 import { configHash } from '../../ledger/bot-ledger.ts';
+import type { VenueOrderStatus } from '../../ledger/catch-up.ts';
+import { closeAtStop } from '../closed-at-stop.ts';
 import type { OperatorHolds as LedgerHolds } from '../../ledger/ledger.ts';
 import { withShard, withShardScope } from '../../selection/shard.ts';
 import { mustAddress } from '../../model/ids.ts';
@@ -140,8 +142,15 @@ export function controlPhase(
     // a run refused at start placed nothing: what the sweep would find (orders placed in the last 10 minutes,
     // those open at start) is the other trader's, whose fills are not this ledger's to keep
     cp.releaseHeldFills(!refused);
+    // orders the cancel-all found gone without seeing their end: the sweep reads their real status,
+    // then the store closes them (closed-at-stop.ts); never ended 'gone' before the sweep looked them up
+    // (those the store still shows: a feed may have closed one since, after a kill switch's cancel-all the bot outlived)
+    const gone = om.endedAtStop().filter((g) => cp.core.store.state.markets.get(g.marketId)?.orders.has(g.nonce) === true);
+    let read: readonly VenueOrderStatus[] | null = null;
+    const closing = gone.length > 0 ? { nonces: gone.map((g) => g.nonce), read: (r: readonly VenueOrderStatus[]) => (read = r) } : undefined;
     if (refused) log.info("refused at start: no fills swept into this ledger (the orders at the venue are another trader's)");
-    else await bookLedger.finalSweep(client, cp.venue.trader, accountBooks);
+    else await bookLedger.finalSweep(client, cp.venue.trader, accountBooks, closing);
+    closeAtStop({ core: cp.core, clock: c.clock, log }, gone, read);
   });
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)
