@@ -36,14 +36,16 @@
  * a market the venue shows claimed (claimState `autoclaimed`, or tokens redeemed, and none held,
  * claimable or claiming) reaches the books through `onClaimed`, as if the bot had seen it. Nothing else
  * does: a market the venue does not show claimed stays held in the books (said once, at info). No read
- * at all when the books hold no such market.
+ * at all when the books hold no such market. The same check, for that market alone (`marketId`), follows
+ * a resolution with a position that the venue never showed claimable (claimed before the first read, or
+ * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
  *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}          USDC claimable per market not yet overdue (removed once claimed or overdue)
  *   bookmaker_claimable_total_usdc            Σ claimable, overdue included (total())
  *   bookmaker_claimable_overdue_markets       markets claimable past overdueAfterMs
  *   bookmaker_claimable_overdue_usdc          Σ of their claimable amounts
- *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint
+ *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio read)
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
@@ -74,8 +76,12 @@ export interface ClaimsTrackerOptions {
   readonly maxTries?: number;
   /** markets whose payout the books know and whose tokens they hold unclaimed (read once, at start-up) */
   readonly unclaimed?: () => readonly Bytes32[];
-  /** the wallet's portfolio, every page (GET /portfolio/:address): read at start-up when `unclaimed` gives markets */
-  readonly readHoldings?: () => AsyncIterable<Holding>;
+  /**
+   * the wallet's portfolio, every page (GET /portfolio/:address), or one market's (`marketId`): read at
+   * start-up when `unclaimed` gives markets, and for a market resolved with a position that the venue
+   * never showed claimable
+   */
+  readonly readHoldings?: (marketId?: Bytes32) => AsyncIterable<Holding>;
   /** a market's claimable amount was claimed (it left the venue's list): the account's books redeem its tokens */
   readonly onClaimed?: (marketId: Bytes32, payoutYes: bigint | null) => void;
 }
@@ -239,7 +245,7 @@ export class ClaimsTracker {
       });
       this.errorsCounter = new Counter({
         name: 'bookmaker_claimable_read_errors_total',
-        help: 'Failed reads of GET /portfolio/:address/claimable (retried)',
+        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address read',
         registers: r,
       });
     } else {
@@ -257,21 +263,24 @@ export class ClaimsTracker {
     await this.claimedWhileDown();
   }
 
-  /** Start-up: the books' resolved-unclaimed markets the venue shows claimed reach the books (onClaimed). */
-  private async claimedWhileDown(): Promise<void> {
+  /**
+   * The books' resolved-unclaimed markets (all of them at start-up; `only` one after a resolution the
+   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed).
+   */
+  private async claimedWhileDown(only?: Bytes32): Promise<void> {
     if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
     const ids = new Set<string>();
     for (const id of this.o.unclaimed()) {
       // claimable at the venue: the claimable reads follow it until it is claimed
       if (!this.owns(id) || this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) continue;
-      ids.add(id);
+      if (only === undefined || id === only) ids.add(id);
     }
     if (ids.size === 0) return;
     const rows = new Map<string, Holding[]>();
     let n = 0;
     this.reads++;
     try {
-      for await (const h of this.o.readHoldings()) {
+      for await (const h of this.o.readHoldings(only)) {
         if (this.stopped) return;
         if (ids.has(h.marketId)) rows.set(h.marketId, [...(rows.get(h.marketId) ?? []), h]);
         if (++n >= HOLDINGS_READ_MAX) {
@@ -304,10 +313,10 @@ export class ClaimsTracker {
       this.markets.set(id, emptyClaim(id, 'claimed', pay));
       this.log.info(
         { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state },
-        `market ${id}: claimed while the bot was down (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+        `market ${id}: claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
-      this.o.onClaimed?.(id as Bytes32, null);
+      this.o.onClaimed?.(id as Bytes32, pay);
     }
     if (notShown.length > 0)
       this.log.info(
@@ -550,6 +559,9 @@ export class ClaimsTracker {
         { market: id, reads: p.tries },
         `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`,
       );
+      // claimed before any read showed it claimable (a quick auto-claim, or resolved and claimed while
+      // the bot was down): the venue's portfolio says so
+      void this.claimedWhileDown(id as Bytes32);
     }
     this.ageOverdue(at);
     this.quietReads = changed ? 0 : this.quietReads + 1;

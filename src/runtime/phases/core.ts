@@ -373,7 +373,7 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
     read: () => client.portfolio.claimable(venue.trader),
     // start-up: claims made while the bot was down (the books' resolved-unclaimed markets the venue shows claimed)
     unclaimed: () => accountBooks.unclaimedResolved(),
-    readHoldings: () => client.portfolio.iterate(venue.trader, { kind: 'all', pageSize: 500 }),
+    readHoldings: (marketId) => client.portfolio.iterate(venue.trader, marketId ? { marketId, pageSize: 500 } : { kind: 'all', pageSize: 500 }),
     owns: (id) => shardOwns(id, c.cfg.selection.shard),
     clock,
     logger: c.o.logger,

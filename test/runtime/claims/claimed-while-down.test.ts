@@ -3,7 +3,8 @@
  * resolved-unclaimed markets the venue's portfolio shows claimed reach the books (onClaimed), once,
  * from one paged read; nothing else does (a balance still held, a claim in progress, a market the
  * venue does not list, a claimable one the claimable reads follow); no read when the books hold no
- * such market; a failed read is counted and said, never thrown.
+ * such market; a failed read is counted and said, never thrown. The same check, for one market, after a
+ * resolution with a position that the venue never showed claimable (a quick auto-claim).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -42,16 +43,25 @@ function row(marketId: Bytes32, o: { balance?: bigint; state?: ClaimState | null
 const clock: Clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
 const NONE: Claimable = { positions: [], markets: [], totalClaimable: 0n };
 
-function tracker(o: { unclaimed: Bytes32[]; rows?: Holding[]; claimable?: Claimable; fail?: boolean; owns?: (m: Bytes32) => boolean }) {
+function tracker(o: {
+  unclaimed: Bytes32[] | (() => Bytes32[]);
+  rows?: Holding[];
+  claimable?: Claimable;
+  fail?: boolean;
+  owns?: (m: Bytes32) => boolean;
+  maxTries?: number;
+}) {
   const claimed: [Bytes32, bigint | null][] = [];
   const out: string[] = [];
+  const asked: (Bytes32 | undefined)[] = [];
   let holdingReads = 0;
   let rowsRead = 0;
   const t = new ClaimsTracker({
     read: async () => o.claimable ?? NONE,
-    unclaimed: () => o.unclaimed,
-    readHoldings: async function* () {
+    unclaimed: typeof o.unclaimed === 'function' ? o.unclaimed : () => o.unclaimed as Bytes32[],
+    readHoldings: async function* (marketId?: Bytes32) {
       holdingReads++;
+      asked.push(marketId);
       if (o.fail) throw new Error('venue down');
       for (const r of o.rows ?? []) {
         rowsRead++;
@@ -59,11 +69,19 @@ function tracker(o: { unclaimed: Bytes32[]; rows?: Holding[]; claimable?: Claima
       }
     },
     owns: o.owns,
+    maxTries: o.maxTries,
     clock,
     logger: createLogger({ level: 'info', destination: { write: (s: string) => void out.push(s) } }),
     onClaimed: (m, p) => void claimed.push([m, p]),
   });
-  return { t, claimed, reads: () => holdingReads, rowsRead: () => rowsRead, lines: () => out.map((l) => JSON.parse(l) as { msg: string; level: number }) };
+  return {
+    t,
+    claimed,
+    asked,
+    reads: () => holdingReads,
+    rowsRead: () => rowsRead,
+    lines: () => out.map((l) => JSON.parse(l) as { msg: string; level: number }),
+  };
 }
 
 test('claimedAtVenue: tokens redeemed or autoclaimed and nothing held, claimable or being claimed', () => {
@@ -140,5 +158,25 @@ test('start-up: the portfolio read stops at HOLDINGS_READ_MAX rows', async () =>
   assert.equal(k.rowsRead(), HOLDINGS_READ_MAX);
   assert.deepEqual(k.claimed, [], 'a market past the bound is not checked (said)');
   assert.ok(k.lines().some((l) => l.msg.startsWith(`the portfolio read stopped at ${HOLDINGS_READ_MAX} rows`)));
+  k.t.stop();
+});
+
+test('a resolution with a position the venue never showed claimable: that market is looked up, its claim recorded', async () => {
+  // A resolves while the bot runs and is auto-claimed before the first claimable read shows it
+  let resolvedA = false;
+  const k = tracker({
+    unclaimed: () => (resolvedA && k.claimed.length === 0 ? [A] : []),
+    rows: [row(A, { state: 'autoclaimed', redeemed: 4_000_000n })],
+    maxTries: 1,
+  });
+  await k.t.start();
+  assert.equal(k.reads(), 0, 'nothing resolved-unclaimed at start-up: no portfolio read');
+  resolvedA = true;
+  k.t.marketResolved(A, 1_000_000, true);
+  for (let i = 0; i < 100 && k.claimed.length === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(k.claimed, [[A, 1_000_000n]]);
+  assert.deepEqual(k.asked, [A], 'one read, of that market alone');
+  assert.ok(k.lines().some((l) => l.msg.startsWith(`market ${A}: claimed (the venue shows 4.000000 tokens redeemed, autoclaimed)`)));
+  assert.equal(k.t.report().markets.find((m) => m.marketId === A)?.state, 'claimed');
   k.t.stop();
 });
