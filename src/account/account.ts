@@ -809,6 +809,20 @@ export class Account {
     return [...this.books.keys()];
   }
 
+  /**
+   * Markets whose payout the books know and whose tokens they still hold, unclaimed: what a claim
+   * made while the bot was down would have redeemed (src/runtime/claims: checked at start-up).
+   */
+  unclaimedResolved(): Bytes32[] {
+    const out: Bytes32[] = [];
+    for (const b of this.books.values()) {
+      if (b.payoutYes === null || b.claimed) continue;
+      const h = b.holdings();
+      if (h.yes > 0 || h.no > 0) out.push(b.marketId);
+    }
+    return out;
+  }
+
   /** Every non-zero holding, resolved-unclaimed included. */
   positions(): Holding[] {
     const out: Holding[] = [];

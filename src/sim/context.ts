@@ -95,6 +95,14 @@ export interface ExchangeServices {
   closeMarket(idOrSlug: string, now: number): MarketRecord;
   /** Record a simulated oracle check (the counterparties call this) and log `oracle_update`. */
   oracleUpdate(marketId: Bytes32, now: number, chance: number | null, posts: number): void;
+  /**
+   * Claim a wallet's position in a resolved market, as the venue's auto-claim (`auto`) or a person in
+   * the web app would: its tokens are redeemed at the payout (⌊yes·payoutYes⌋ + ⌊no·payoutNo⌋ 1e-6 USDC
+   * into its collateral), and GET /portfolio/:address shows the rows with balance 0, `tokensRedeemed`
+   * and claimState `autoclaimed` (auto) or null. Returns what was paid (0 when nothing was held).
+   * Throws HttpError 404 (unknown market) or 409 (not resolved).
+   */
+  claimPosition(wallet: string, idOrSlug: string, how: 'auto' | 'manual', now: number): bigint;
 }
 
 export interface NewMarketInput {

@@ -42,6 +42,7 @@ import { DurableFiles, type LoadedSnapshot } from './durability/durable-files.ts
 import { ExchangeJournal } from './durability/exchange-journal.ts';
 import { replayRecord } from './durability/replay.ts';
 import { oracleUpdate } from './oracle.ts';
+import { claimPosition } from './claims.ts';
 import type { HostStateData } from './engine-host.ts';
 import type { EngineStateData } from '../engine/matching-engine.ts';
 import { IDS_NORMALISED, normaliseActivity, normaliseMarket, normaliseOrder } from './durability/restore-ids.ts';
@@ -234,6 +235,8 @@ export function createLocalExchange(options: LocalExchangeOptions = {}): LocalEx
     closeMarket: (idOrSlug, now) => journal.service('closeMarket', [idOrSlug, now], () => closeMarket(idOrSlug, now)),
     oracleUpdate: (marketId, now, chance, posts) =>
       journal.service('oracleUpdate', [marketId, now, chance, posts], () => oracleUpdate(state, marketId, now, chance, posts)),
+    claimPosition: (wallet, idOrSlug, how, now) =>
+      journal.service('claimPosition', [wallet, idOrSlug, how, now], () => claimPosition(state, wallet, idOrSlug, how)),
   };
 
   // engine events only flow once commands run, by which time `events` exists

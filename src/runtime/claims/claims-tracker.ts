@@ -28,18 +28,30 @@
  * overdue markets) and `bookmaker_claimable_overdue_{markets,usdc}`. So a month of markets nobody
  * claims costs a small record each, not a series, a report line and a full read a minute each.
  *
+ * A claim made while the bot was down (the venue's auto-claim, a person in the web app) never shows
+ * as a market leaving the claimable list: the next start never saw it claimable. So at start-up,
+ * after the claimable read, the markets whose payout the books know and whose tokens they still hold
+ * unclaimed (`unclaimed`) and which the venue does not list claimable are looked up in one paged read
+ * of the wallet's portfolio (`readHoldings`, GET /portfolio/:address, at most HOLDINGS_READ_MAX rows);
+ * a market the venue shows claimed (claimState `autoclaimed`, or tokens redeemed, and none held,
+ * claimable or claiming) reaches the books through `onClaimed`, as if the bot had seen it. Nothing else
+ * does: a market the venue does not show claimed stays held in the books (said once, at info). No read
+ * at all when the books hold no such market. The same check, for that market alone (`marketId`), follows
+ * a resolution with a position that the venue never showed claimable (claimed before the first read, or
+ * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
+ *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}          USDC claimable per market not yet overdue (removed once claimed or overdue)
  *   bookmaker_claimable_total_usdc            Σ claimable, overdue included (total())
  *   bookmaker_claimable_overdue_markets       markets claimable past overdueAfterMs
  *   bookmaker_claimable_overdue_usdc          Σ of their claimable amounts
- *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint
+ *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio read)
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
-import type { Claimable } from '../../exchange/client/portfolio.ts';
+import type { Claimable, Holding } from '../../exchange/client/portfolio.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { micro } from '../../model/units.ts';
 import { summarizeClaimable, type ClaimableMarketSummary } from './claimable-summary.ts';
@@ -62,6 +74,14 @@ export interface ClaimsTrackerOptions {
   readonly retryMs?: number;
   /** reads after a resolution before concluding the venue shows nothing claimable (default 6) */
   readonly maxTries?: number;
+  /** markets whose payout the books know and whose tokens they hold unclaimed (read once, at start-up) */
+  readonly unclaimed?: () => readonly Bytes32[];
+  /**
+   * the wallet's portfolio, every page (GET /portfolio/:address), or one market's (`marketId`): read at
+   * start-up when `unclaimed` gives markets, and for a market resolved with a position that the venue
+   * never showed claimable
+   */
+  readonly readHoldings?: (marketId?: Bytes32) => AsyncIterable<Holding>;
   /** a market's claimable amount was claimed (it left the venue's list): the account's books redeem its tokens */
   readonly onClaimed?: (marketId: Bytes32, payoutYes: bigint | null) => void;
 }
@@ -137,6 +157,8 @@ export const SETTLED_LISTED_MAX = 500;
 export const RESOLVED_SEEN_MAX = 1_000;
 /** claimable this long after first read so: overdue (the venue's auto-claim did not take it) */
 export const OVERDUE_AFTER_MS = 86_400_000;
+/** portfolio rows read at most at start-up to find claims made while the bot was down (20 pages of 500) */
+export const HOLDINGS_READ_MAX = 10_000;
 /** the longest re-read pause while something is claimable */
 export const MAX_INTERVAL_MS = 900_000;
 /** overdue markets named in the report (the largest); the rest are counted and summed */
@@ -144,6 +166,22 @@ export const OVERDUE_LISTED_MAX = 20;
 /** overdue markets logged one line each per read; more in the same read are one summary line */
 const OVERDUE_LOGGED_MAX = 20;
 const usdcNumber = (v: bigint): number => Number(v) / 1e6;
+
+/**
+ * A market's portfolio rows show it claimed: tokens redeemed (or claimState `autoclaimed`) and none
+ * held, claimable or being claimed. The tokens redeemed, or null when the rows do not show a claim.
+ */
+export function claimedAtVenue(rows: readonly Holding[]): { tokens: bigint; state: 'autoclaimed' | null } | null {
+  let tokens = 0n;
+  let auto = false;
+  for (const r of rows) {
+    if (r.balance > 0n || r.claimableAmount > 0n || r.claimState === 'claimable' || r.claimState === 'claiming') return null;
+    tokens += r.tokensRedeemed;
+    if (r.claimState === 'autoclaimed') auto = true;
+  }
+  if (tokens === 0n && !auto) return null;
+  return { tokens, state: auto ? 'autoclaimed' : null };
+}
 
 export class ClaimsTracker {
   private readonly o: ClaimsTrackerOptions;
@@ -207,7 +245,7 @@ export class ClaimsTracker {
       });
       this.errorsCounter = new Counter({
         name: 'bookmaker_claimable_read_errors_total',
-        help: 'Failed reads of GET /portfolio/:address/claimable (retried)',
+        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address read',
         registers: r,
       });
     } else {
@@ -216,9 +254,76 @@ export class ClaimsTracker {
     }
   }
 
-  /** The start-up read (positions held from earlier runs). Resolves after it, never rejects. */
-  start(): Promise<void> {
-    return this.readNow();
+  /**
+   * The start-up read (positions held from earlier runs), then the claims made while the bot was down.
+   * Resolves after them, never rejects.
+   */
+  async start(): Promise<void> {
+    await this.readNow();
+    await this.claimedWhileDown();
+  }
+
+  /**
+   * The books' resolved-unclaimed markets (all of them at start-up; `only` one after a resolution the
+   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed).
+   */
+  private async claimedWhileDown(only?: Bytes32): Promise<void> {
+    if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
+    const ids = new Set<string>();
+    for (const id of this.o.unclaimed()) {
+      // claimable at the venue: the claimable reads follow it until it is claimed
+      if (!this.owns(id) || this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) continue;
+      if (only === undefined || id === only) ids.add(id);
+    }
+    if (ids.size === 0) return;
+    const rows = new Map<string, Holding[]>();
+    let n = 0;
+    this.reads++;
+    try {
+      for await (const h of this.o.readHoldings(only)) {
+        if (this.stopped) return;
+        if (ids.has(h.marketId)) rows.set(h.marketId, [...(rows.get(h.marketId) ?? []), h]);
+        if (++n >= HOLDINGS_READ_MAX) {
+          this.log.warn({ rows: n }, `the portfolio read stopped at ${n} rows: markets past them are not checked for a claim made while the bot was down`);
+          break;
+        }
+      }
+    } catch (e) {
+      if (this.stopped) return;
+      this.readErrors++;
+      this.errorsCounter?.inc();
+      this.log.warn(
+        { err: (e as Error).message, markets: ids.size },
+        `the portfolio could not be read: ${ids.size} resolved market(s) the books hold unclaimed are not checked ` +
+          'for a claim made while the bot was down (until the next start)',
+      );
+      return;
+    }
+    const notShown: string[] = [];
+    for (const id of ids) {
+      const redeemed = claimedAtVenue(rows.get(id) ?? []);
+      if (redeemed === null) {
+        notShown.push(id);
+        continue;
+      }
+      this.seen(id);
+      // a resolution the feed reported meanwhile is not read any further: it is claimed
+      const pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
+      this.pending.delete(id);
+      this.markets.set(id, emptyClaim(id, 'claimed', pay));
+      this.log.info(
+        { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state },
+        `market ${id}: claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+          `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
+      );
+      this.o.onClaimed?.(id as Bytes32, pay);
+    }
+    if (notShown.length > 0)
+      this.log.info(
+        { markets: notShown.length, first: notShown.slice(0, 5) },
+        `${notShown.length} resolved market(s) the books hold unclaimed: the venue shows none claimed; they stay held in the books`,
+      );
+    this.trimSettled();
   }
 
   /**
@@ -454,6 +559,9 @@ export class ClaimsTracker {
         { market: id, reads: p.tries },
         `market ${id} resolved with a position in the books, but the venue shows nothing claimable for it (a losing side, or already claimed)`,
       );
+      // claimed before any read showed it claimable (a quick auto-claim, or resolved and claimed while
+      // the bot was down): the venue's portfolio says so
+      void this.claimedWhileDown(id as Bytes32);
     }
     this.ageOverdue(at);
     this.quietReads = changed ? 0 : this.quietReads + 1;

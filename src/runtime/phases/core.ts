@@ -371,6 +371,9 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
   const { clock } = c;
   return new ClaimsTracker({
     read: () => client.portfolio.claimable(venue.trader),
+    // start-up: claims made while the bot was down (the books' resolved-unclaimed markets the venue shows claimed)
+    unclaimed: () => accountBooks.unclaimedResolved(),
+    readHoldings: (marketId) => client.portfolio.iterate(venue.trader, marketId ? { marketId, pageSize: 500 } : { kind: 'all', pageSize: 500 }),
     owns: (id) => shardOwns(id, c.cfg.selection.shard),
     clock,
     logger: c.o.logger,

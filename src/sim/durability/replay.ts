@@ -19,7 +19,7 @@ export interface ReplayDeps {
   host: EngineHost;
 }
 
-const SERVICES = ['addMarket', 'resolveMarket', 'closeMarket', 'oracleUpdate'] as const;
+const SERVICES = ['addMarket', 'resolveMarket', 'closeMarket', 'oracleUpdate', 'claimPosition'] as const;
 
 let journalName = '';
 

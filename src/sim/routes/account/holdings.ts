@@ -9,6 +9,7 @@ import type { LowerAddress } from '../../wire-ids.ts';
 import { ONE } from '../../../model/units.ts';
 import { averagePrice, basisKey, costBasis, netInvestment, type OutcomeBasis } from './cost-basis.ts';
 import type { WalletLedger } from './wallet-ledger.ts';
+import { claimedMarkets, claimOf } from '../../claims.ts';
 
 export const OUTCOME_NAMES = ['No', 'Yes'] as const;
 
@@ -26,6 +27,10 @@ export interface HoldingRow {
   /** payout per share of this outcome in 1e-6 once resolved */
   payout: bigint | null;
   claimable: bigint;
+  /** tokens of this outcome redeemed by a claim (src/sim/claims.ts), 1e-6 shares */
+  redeemed: bigint;
+  /** the claim was the venue's auto-claim */
+  autoclaimed: boolean;
 }
 
 /** Every (market, outcome) the wallet holds or has traded, sorted by market id then YES first. */
@@ -39,6 +44,11 @@ export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Low
     balances.set(basisKey(p.marketId, 0), p.no);
   }
   const keys = new Set<string>([...basis.keys(), ...[...balances].filter(([, v]) => v > 0n).map(([k]) => k)]);
+  for (const id of claimedMarkets(state, wallet)) {
+    const c = claimOf(state, wallet, id)!;
+    if (c.yes > 0n) keys.add(basisKey(id, 1));
+    if (c.no > 0n) keys.add(basisKey(id, 0));
+  }
   const rows: HoldingRow[] = [];
   for (const k of keys) {
     const [marketKey, o] = k.split(':') as [string, string];
@@ -52,6 +62,7 @@ export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Low
     const yes = mark.yesMark;
     const price = payout ?? (yes === null ? 0n : BigInt(outcomeIndex === 1 ? yes : ONE - yes));
     const b = basis.get(k);
+    const claim = claimOf(state, wallet, market.id);
     rows.push({
       market,
       outcomeIndex,
@@ -64,6 +75,8 @@ export function holdings(state: ExchangeState, ledger: WalletLedger, wallet: Low
       resolved,
       payout,
       claimable: payout === null ? 0n : (balance * payout) / BigInt(ONE),
+      redeemed: claim === undefined ? 0n : outcomeIndex === 1 ? claim.yes : claim.no,
+      autoclaimed: claim?.auto === true,
     });
   }
   rows.sort((a, b) => (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : b.outcomeIndex - a.outcomeIndex));

@@ -16,20 +16,21 @@ import { checksumOf } from '../../checksum.ts';
 const KINDS = ['all', 'active', 'won', 'lost', 'claimable'] as const;
 type Kind = (typeof KINDS)[number];
 
-function claimState(r: HoldingRow): 'claimable' | null {
-  return r.claimable > 0n ? 'claimable' : null;
+/** claimable while something is; `autoclaimed` once the venue's auto-claim redeemed it (src/sim/claims.ts) */
+function claimState(r: HoldingRow): 'claimable' | 'autoclaimed' | null {
+  return r.claimable > 0n ? 'claimable' : r.redeemed > 0n && r.autoclaimed ? 'autoclaimed' : null;
 }
 
 function matchesKind(r: HoldingRow, kind: Kind): boolean {
   switch (kind) {
     case 'all':
-      return r.balance > 0n || r.claimable > 0n;
+      return r.balance > 0n || r.claimable > 0n || r.redeemed > 0n;
     case 'active':
       return !r.resolved && r.balance > 0n;
     case 'won':
-      return r.resolved && r.payout !== null && r.payout > 0n && r.balance > 0n;
+      return r.resolved && r.payout !== null && r.payout > 0n && (r.balance > 0n || r.redeemed > 0n);
     case 'lost':
-      return r.resolved && r.payout === 0n && r.balance > 0n;
+      return r.resolved && r.payout === 0n && (r.balance > 0n || r.redeemed > 0n);
     case 'claimable':
       return r.claimable > 0n;
   }
@@ -78,7 +79,7 @@ function getSummary(ctx: RequestContext) {
     currentValue: r.currentValue.toString(),
     claimState: claimState(r),
     claimableAmount: r.claimable.toString(),
-    tokensRedeemed: '0',
+    tokensRedeemed: r.redeemed.toString(),
   }));
   const marketIds = [...new Set(rows.map((r) => r.market.id))];
   return json(200, { portfolio, marketIds, cursor: p.cursor }, pageHeaders(p.cursor));
@@ -105,7 +106,7 @@ function getPositions(ctx: RequestContext) {
     price: r.price.toString(),
     claimState: claimState(r),
     claimableAmount: r.claimable.toString(),
-    tokensRedeemed: '0',
+    tokensRedeemed: r.redeemed.toString(),
     status: st,
   }));
   return json(200, { positions, cursor: p.cursor }, pageHeaders(p.cursor));
