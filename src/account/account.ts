@@ -615,19 +615,13 @@ export class Account {
     b.driftSince = old.driftSince;
     b.venueHeld = old.venueHeld;
     b.claimedPos = null;
-    // out of the totals as the old book left them, then in as the new one gives them
-    this.fillsM -= old.cFills;
-    this.volumeM -= old.cVolume;
-    this.realisedM -= old.cRealised;
-    this.unrealisedM -= old.cUnrealised;
-    this.feesM -= old.cFees;
-    this.cashM -= old.cCash;
-    b.cFills = 0;
-    b.cVolume = 0n;
-    b.cRealised = 0n;
-    b.cUnrealised = 0n;
-    b.cFees = 0n;
-    b.cCash = 0n;
+    // the totals hold the old book's contribution: refresh moves them by the new book's difference from it
+    b.cFills = old.cFills;
+    b.cVolume = old.cVolume;
+    b.cRealised = old.cRealised;
+    b.cUnrealised = old.cUnrealised;
+    b.cFees = old.cFees;
+    b.cCash = old.cCash;
     // set on the key it has: the map keeps its order (the markets' order as a replay of every fill gives it)
     this.books.set(marketId, b);
     from.books.delete(marketId);
