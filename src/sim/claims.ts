@@ -6,7 +6,7 @@
  * portfolio answers show it as the venue does: balance 0, `tokensRedeemed`, claimState `autoclaimed`
  * for the auto-claim (null for a person's claim).
  */
-import type { ExchangeState } from './context.ts';
+import { extData, type ExchangeState } from './context.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { conflict, notFound } from './http-errors.ts';
 import { addressOf, type LowerAddress } from './wire-ids.ts';
@@ -25,12 +25,7 @@ type ClaimsData = Record<string, ClaimRecord>;
 const key = (wallet: LowerAddress, marketId: string): string => `${wallet}:${marketId}`;
 
 function data(state: ExchangeState): ClaimsData {
-  let d = state.ext[CLAIMS_EXT_KEY] as ClaimsData | undefined;
-  if (!d) {
-    d = {};
-    state.ext[CLAIMS_EXT_KEY] = d;
-  }
-  return d;
+  return extData<ClaimsData>(state, CLAIMS_EXT_KEY, () => ({}));
 }
 
 /** The wallet's claim in a market, or undefined when it made none. */

@@ -146,3 +146,12 @@ export interface ExchangeState {
   /** the matching engine behind its id mapping and command log */
   readonly engine: EngineHost;
 }
+
+/** A route module's state under `state.ext[key]`, made by `create` on first use (see ExchangeState.ext). */
+export function extData<T>(state: ExchangeState, key: string, create: () => T): T {
+  const d = state.ext[key] as T | undefined;
+  if (d !== undefined) return d;
+  const made = create();
+  state.ext[key] = made;
+  return made;
+}

@@ -5,7 +5,7 @@
  * Kept in `state.ext.oracle`, so it is saved with the rest.
  */
 import type { Bytes32 } from '../model/order.ts';
-import type { ExchangeState } from './context.ts';
+import { extData, type ExchangeState } from './context.ts';
 
 export const ORACLE_EXT_KEY = 'oracle';
 export const QUOTE_INTERVAL_MS = 5 * 60_000;
@@ -40,12 +40,7 @@ export interface OracleData {
 }
 
 export function oracleData(state: ExchangeState): OracleData {
-  let d = state.ext[ORACLE_EXT_KEY] as OracleData | undefined;
-  if (!d) {
-    d = { nextQuoteId: 1, markets: {} };
-    state.ext[ORACLE_EXT_KEY] = d;
-  }
-  return d;
+  return extData<OracleData>(state, ORACLE_EXT_KEY, () => ({ nextQuoteId: 1, markets: {} }));
 }
 
 export function marketOracle(state: ExchangeState, marketId: Bytes32): OracleData['markets'][string] {

@@ -7,7 +7,7 @@
  *     installMigration(state, { legacyAccounts: [...], tokensPerChunk: 2 })
  */
 import { checksumOf } from '../checksum.ts';
-import type { ExchangeState } from '../context.ts';
+import { extData, type ExchangeState } from '../context.ts';
 import { eip55, keccakText } from '../../exchange/signing/text-hash.ts';
 import { HttpError } from '../http-errors.ts';
 import type { Address, Bytes32, OutcomeIndex, VoidReason } from '../../model/order.ts';
@@ -48,12 +48,7 @@ export function tokenDirectory(state: ExchangeState): TokenDirectory {
 
 /** The migration data of an exchange (created inactive-empty if never installed). */
 export function migrationData(state: ExchangeState): MigrationData {
-  let d = state.ext[MIGRATION_EXT_KEY] as MigrationData | undefined;
-  if (!d) {
-    d = emptyMigrationData({ active: false, tokensPerChunk: 2, relayer: defaultRelayer(state.settings.seed) });
-    state.ext[MIGRATION_EXT_KEY] = d;
-  }
-  return d;
+  return extData(state, MIGRATION_EXT_KEY, () => emptyMigrationData({ active: false, tokensPerChunk: 2, relayer: defaultRelayer(state.settings.seed) }));
 }
 
 export function defaultRelayer(seed: number): Address {

@@ -4,7 +4,7 @@
  * transaction hashes.
  */
 import { keccakText } from '../../../exchange/signing/text-hash.ts';
-import type { ExchangeState } from '../../context.ts';
+import { extData, type ExchangeState } from '../../context.ts';
 import type { Bytes32 } from '../../../model/order.ts';
 import type { LowerAddress } from '../../wire-ids.ts';
 
@@ -45,12 +45,7 @@ export interface AccountData {
 export const ACCOUNTS_EXT_KEY = 'accounts';
 
 export function accountData(state: ExchangeState): AccountData {
-  let d = state.ext[ACCOUNTS_EXT_KEY] as AccountData | undefined;
-  if (!d) {
-    d = { txCounter: 0, submissionCounter: 0, submissions: {}, questions: {} };
-    state.ext[ACCOUNTS_EXT_KEY] = d;
-  }
-  return d;
+  return extData<AccountData>(state, ACCOUNTS_EXT_KEY, () => ({ txCounter: 0, submissionCounter: 0, submissions: {}, questions: {} }));
 }
 
 /** A fresh deterministic simulated transaction hash. */

@@ -10,7 +10,7 @@
  * `faucet: 'wallet'` it mints to the wallet instead, as the venue's faucet does, and a deposit is
  * needed before trading. The faucet is the only source of new collateral.
  */
-import type { ExchangeState } from '../../context.ts';
+import { extData, type ExchangeState } from '../../context.ts';
 import { HttpError } from '../../http-errors.ts';
 import type { LowerAddress } from '../../wire-ids.ts';
 
@@ -20,12 +20,7 @@ export const WALLET_USDC_EXT_KEY = 'walletUsdc';
 type Balances = Record<string, bigint>;
 
 function balances(state: ExchangeState): Balances {
-  let b = state.ext[WALLET_USDC_EXT_KEY] as Balances | undefined;
-  if (!b) {
-    b = {};
-    state.ext[WALLET_USDC_EXT_KEY] = b;
-  }
-  return b;
+  return extData<Balances>(state, WALLET_USDC_EXT_KEY, () => ({}));
 }
 
 /** The wallet's USDC outside Holdings (1e-6 units). */
