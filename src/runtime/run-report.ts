@@ -353,13 +353,15 @@ const usdSum = (total: string, parts: readonly string[]): { total: string; parts
 
 export function formatRunReport(r: RunReport): string[] {
   const t = r.totals;
+  // realised and unrealised shown as the account line shows them (summing to their total): the same figure
+  // reads the same in both lines (3.166864 was 3.17 here and 3.16 there)
+  const tParts = [microOf(t.realisedPnlUsdc), microOf(t.unrealisedPnlUsdc)];
+  const tp = usdCentsSumming(tParts[0]! + tParts[1]!, tParts);
   const lines = [
     fit(
       `run report: ${r.seconds} s${r.paper ? ' [paper]' : ''}, stopped by ${r.stopReason}, exit ${r.exitCode}${r.haltedBecause ? ` (halted: ${r.haltedBecause})` : ''}`,
     ),
-    fit(
-      `  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${usd(t.realisedPnlUsdc)}, unrealised ${usd(t.unrealisedPnlUsdc)} USDC`,
-    ),
+    fit(`  total: fills ${t.fills}, volume ${usd(t.volumeUsdc)} USDC, fees ${usd(t.feesUsdc)}, realised ${tp.parts[0]}, unrealised ${tp.parts[1]} USDC`),
   ];
   const a = r.account;
   if (a) {

@@ -159,3 +159,16 @@ test('the account line and the PnL by source add up as shown (cents; the total r
   assert.match(lines.find((x) => x.includes('account:')) ?? '', /^ {2}account: PnL 3\.68 USDC \(realised 2\.44, unrealised 1\.24, fees 0\.00\)/);
   assert.equal(account.pnlUsdc, '3.680100', 'the JSON keeps the exact figure');
 });
+
+test('the total line and the account line show the same figures alike (one rounding of realised and unrealised)', () => {
+  // the figures of an `npm start` run where both lines cover the same fills: 3.166864 read 3.17 in the total
+  // line and 3.16 in the account line (which makes realised and unrealised add up to the PnL as shown)
+  const r = buildRunReport({ ...STOPPED_RUN, stoppedAt: 60_000, markets: [] });
+  const totals = { ...r.totals, realisedPnlUsdc: '3.166864', unrealisedPnlUsdc: '1.798133' };
+  const account = accountBlock({ realised: 3_166_864n, unrealised: 1_798_133n, total: 4_964_997n, fees: 0n, markedAt: null } as never);
+  const lines = formatRunReport({ ...r, totals, account });
+  const total = lines.find((x) => x.startsWith('  total:')) ?? '';
+  const acct = lines.find((x) => x.startsWith('  account:')) ?? '';
+  assert.match(total, /realised 3\.16, unrealised 1\.80 USDC$/, `total line: ${total}`);
+  assert.match(acct, /PnL 4\.96 USDC \(realised 3\.16, unrealised 1\.80,/, `account line: ${acct}`);
+});
