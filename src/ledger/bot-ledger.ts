@@ -416,7 +416,11 @@ export class BotLedger {
         return;
       case 'OrderCancelled':
         l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts);
-        l.orderEnded(e.nonce, 'cancelled', e.ts);
+        // alreadyCancelled says only that nothing was left to cancel (the venue answers so for an order
+        // filled, expired, voided or cancelled before, and bookmaker for one it does not know): not the
+        // order's end, which comes from the venue (the feed's OrderClosed, the stop's sweep, the next
+        // start's catch-up), so a filled order is never ended 'cancelled' on our word (docs/venue.md)
+        if (!e.alreadyCancelled) l.orderEnded(e.nonce, 'cancelled', e.ts);
         return;
       case 'CancelFailed':
         l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts);

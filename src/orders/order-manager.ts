@@ -601,7 +601,7 @@ export class OrderManager {
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
   async halt(err: Error): Promise<CancelAllResult> {
-    if (this.halted) return { ok: false, rounds: 0, cancelled: 0, remaining: -1 };
+    if (this.halted) return { ok: false, rounds: 0, cancelled: 0, endedBefore: 0, remaining: -1 };
     this.halted = true;
     this.log.fatal({ err: errInfo(err) }, 'halting: cancelling all orders');
     const result = await this.cancelAll();

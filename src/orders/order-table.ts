@@ -186,13 +186,13 @@ export class OrderTable {
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ...(cancelled ? { cancelled } : {}), ts: now });
   }
 
-  private unpark(k: string): void {
+  private unpark(k: string, tell = true): void {
     const p = this.parked.get(k);
     if (!p) return;
     this.parked.delete(k);
     const ks = this.parkedByMarket.get(p.market);
     if (ks?.delete(k) && ks.size === 0) this.parkedByMarket.delete(p.market);
-    this.emit(p.ended);
+    if (tell) this.emit(p.ended);
   }
 
   /**
@@ -214,10 +214,22 @@ export class OrderTable {
     return released;
   }
 
-  /** The venue holds none of our orders any more (cancelAll): nothing tracked, nothing parked. */
-  clear(): void {
+  /**
+   * The venue holds none of our orders any more (cancelAll): nothing tracked, nothing parked. A parked
+   * order our cancel ended goes with its OrderCancelled; one whose end no answer stated (found gone, or a
+   * cancel answered alreadyCancelled) goes to `unseen` with no event, its end to be read at the venue
+   * (Reconciler.endedAtStop): the store keeps it until then.
+   */
+  clear(unseen: (nonce: Bytes32, marketId: Bytes32) => void): void {
     this.entries.clear();
-    for (const k of [...this.parked.keys()]) this.unpark(k);
+    for (const [k, p] of [...this.parked]) {
+      if (p.ended.type === 'OrderCancelled' && !p.ended.alreadyCancelled) {
+        this.unpark(k);
+        continue;
+      }
+      this.unpark(k, false);
+      unseen(p.entry.planned.nonce, p.entry.marketId);
+    }
   }
 
   /** Forget what is kept for a market that left (see OrderManager.forgetMarket). */

@@ -25,7 +25,14 @@ export interface DesiredSet {
 export interface CancelAllResult {
   readonly ok: boolean;
   readonly rounds: number;
+  /** orders the venue answered cancelled (201): ended 'cancelled' */
   readonly cancelled: number;
+  /**
+   * orders the venue answered `alreadyCancelled` (nothing left to cancel: filled, expired, voided or
+   * cancelled between the list and the cancel, or unknown to it): not counted as cancelled, their end
+   * read from the venue (endedAtStop)
+   */
+  readonly endedBefore: number;
   /** orders still open at the venue after the last round */
   readonly remaining: number;
 }
@@ -197,6 +204,7 @@ export class Reconciler {
   async cancelRounds(rounds: number, pause: number): Promise<CancelAllResult> {
     const { venue, clock, log, emit, table, exec } = this.d;
     let cancelled = 0;
+    let endedBefore = 0;
     let remaining = -1;
     for (let round = 1; round <= rounds; round++) {
       let open: VenueOrder[];
@@ -215,37 +223,42 @@ export class Reconciler {
         // an old one's racing fill): they are kept for the sweep, which reads each one's real status
         // and hands the store its OrderClosed (endedAtStop, docs/operating.md "Stopping")
         for (const e of table.entries.values()) this.endedUnseen.set(e.planned.nonce, e.marketId);
+        // parked ones whose end no answer stated (found gone, or a cancel answered alreadyCancelled) likewise:
+        // not let go with a guessed end (OrderGone: 'gone', OrderCancelled: 'cancelled'), their end is read
+        table.clear((nonce, marketId) => this.endedUnseen.set(nonce, marketId));
         // a bound for a bot that outlives many cancel-alls (kill switch cleared): the oldest go first
         for (const k of this.endedUnseen.keys()) {
           if (this.endedUnseen.size <= 10_000) break;
           this.endedUnseen.delete(k);
         }
-        table.clear();
-        log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
-        return { ok: true, rounds: round, cancelled, remaining: 0 };
+        log.info({ rounds: round, cancelled, endedBefore }, 'cancelAll: no open orders at the venue');
+        return { ok: true, rounds: round, cancelled, endedBefore, remaining: 0 };
       }
       const nonces = open.map((o) => o.nonce);
       for (let i = 0; i < nonces.length; i += venue.batchLimit) {
         const res = await exec.callBatch([], nonces.slice(i, i + venue.batchLimit));
         for (const c of res.cancels) {
-          if (c.ok) {
-            cancelled++;
-            const e = table.entries.get(c.nonce);
-            table.entries.delete(c.nonce);
-            emit({
-              type: 'OrderCancelled',
-              marketId: e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId,
-              nonce: c.nonce,
-              alreadyCancelled: c.alreadyCancelled,
-              ts: clock.now(),
-            });
+          if (!c.ok) continue;
+          const e = table.entries.get(c.nonce);
+          table.entries.delete(c.nonce);
+          const marketId = e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId;
+          if (c.alreadyCancelled) {
+            // listed open, but nothing left to cancel when the cancel came: it filled (or expired, was
+            // voided, or is unknown: a 404) after the list. That answer is not its end: like the orders
+            // found gone, it is kept for the stop's sweep, which reads its end and its fills at the venue
+            // (endedAtStop); the store keeps counting it until then
+            endedBefore++;
+            this.endedUnseen.set(c.nonce, marketId);
+            continue;
           }
+          cancelled++;
+          emit({ type: 'OrderCancelled', marketId, nonce: c.nonce, alreadyCancelled: false, ts: clock.now() });
         }
       }
       if (round < rounds) await this.sleep(pause);
     }
     log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
-    return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
+    return { ok: false, rounds, cancelled, endedBefore, remaining: Math.max(remaining, 0) };
   }
 
   /**

@@ -159,7 +159,7 @@ export function controlPhase(
     if (started || !signal?.aborted) return;
     k.stop();
     const r = await om.cancelAll();
-    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+    log.info({ cancelled: r.cancelled, endedBefore: r.endedBefore, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
   return {
     control,

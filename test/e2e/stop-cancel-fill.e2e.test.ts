@@ -1,0 +1,110 @@
+/**
+ * A fill that lands between the stop's list of open orders and its cancel, made deterministic: the local
+ * exchange holds the cancel-all's first cancel call (src/sim/http-server.ts RequestHold) after its list
+ * ran, the mover takes the whole of one of the bot's bids (the feeds are closed by then), and the call is
+ * let go. The venue answers that order `alreadyCancelled` (there is nothing left to cancel: it filled).
+ *
+ * That answer is not the order's end: the stop's final sweep reads it at the venue (filled), records its
+ * fill, and only then is it closed, in the ledger and in the store, with the venue's status. On the code
+ * before, the ledger ended it 'cancelled' on our word (the fill recorded, the end wrong) and the stop
+ * counted it among the orders it cancelled (docs/operating.md, "Stopping").
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { HeldRequest } from '../../src/sim/http-server.ts';
+import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import { replayPositions } from '../../src/ledger/books.ts';
+import { ledgerConfig, onLedgerExchange, openOrders, place, startTestBot, waitFor, waitQuoting, yesTerms } from './harness.ts';
+import { readLedgerFile } from './ledger-runs.ts';
+import { fields, venueView } from './restart-checks.ts';
+
+test("a fill between the stop's list and its cancel: the order ends 'filled' as the venue states it, not 'cancelled'", async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const base = await ledgerConfig(h, ledger);
+    // no periodic reconcile (it could meet the filled order first): the cancel-all alone meets it
+    const cfg = { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } };
+    const bot = await startTestBot(h, cfg);
+    let stopping: Promise<number> | null = null;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    try {
+      await waitQuoting(h, 60_000);
+      const m0 = h.markets[0]!.toLowerCase() as Bytes32;
+      const bid = (await openOrders(h.bot, m0)).find((o) => yesTerms(o).side === 'bid');
+      assert.ok(bid, 'the bot quotes a bid in market 0');
+      // the stop's first cancel call (its feeds are closed by then), held before it runs: its list has run
+      const held: HeldRequest[] = [];
+      let lists = 0;
+      h.ex.holdRequests((r) => {
+        if (r.stage !== 'before' || r.trader.toLowerCase() !== h.bot.wallet.toLowerCase()) return undefined;
+        if (!bot.stopProgress()?.step.startsWith('cancelling every order')) return undefined;
+        if (r.method === 'GET' && r.path === '/orders') lists++;
+        if (r.method !== 'POST' || !r.path.startsWith('/orders/') || !r.path.includes('cancel') || held.length > 0) return undefined;
+        held.push(r);
+        return released;
+      });
+      stopping = bot.stop();
+      await waitFor("the cancel-all's first cancel call is held", () => held.length > 0, 60_000);
+      assert.ok(lists >= 1, 'the cancel-all listed the open orders before its cancel');
+      assert.ok(
+        (await openOrders(h.bot, m0)).some((o) => o.nonce === bid.nonce),
+        'the bid is still open at the venue: the list showed it, the cancel has not run',
+      );
+      // the mover takes the whole bid (10 shares) before the cancel runs
+      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: yesTerms(bid).price, shares: 10, timeInForce: 1, inventoryMode: 2 });
+      h.ex.holdRequests(null);
+      release();
+      assert.equal(await stopping, 0, 'the stop ends cleanly');
+      stopping = null;
+
+      const all: VenueOrder[] = [];
+      for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) all.push(o);
+      const f = all.find((v) => v.nonce.toLowerCase() === bid.nonce.toLowerCase());
+      assert.equal(f?.status, 'filled', 'the bid filled at the venue');
+      assert.equal(all.filter((v) => v.status === 'filled').length, 1, 'one order of the bot filled');
+      assert.equal(all.filter((v) => v.status === 'open').length, 0, 'nothing left open at the venue');
+
+      // the store and the health model: no open order, every market halted
+      bot.healthModel.evaluate();
+      for (const m of bot.markets) {
+        assert.equal(bot.store.state.markets.get(m)?.orders.size ?? 0, 0, `market ${m}: the store holds no order after the stop`);
+        assert.equal(bot.healthModel.marketState(m), 'halted', `market ${m}: halted after the stop`);
+      }
+
+      // the ledger: the fill once, the order ended as the venue states it, the others cancelled, none unfinished
+      const rec = readLedgerFile(ledger, (l) => ({
+        fills: l.db.prepare('SELECT SUM(size) AS s, COUNT(*) AS n FROM fills WHERE lower(nonce) = lower(?)').get(f!.nonce) as { s: number; n: number },
+        order: l.db.prepare('SELECT status FROM orders WHERE lower(nonce) = lower(?)').get(f!.nonce) as { status: string },
+        cancels: (l.db.prepare('SELECT result FROM cancels WHERE lower(nonce) = lower(?)').all(f!.nonce) as { result: string }[]).map((r) => r.result),
+        ends: l.db.prepare('SELECT status, COUNT(*) AS n FROM orders GROUP BY status ORDER BY status').all() as { status: string; n: number }[],
+        unended: l.unendedOrders().length,
+        replay: replayPositions(l),
+      }));
+      assert.deepEqual({ n: rec.fills.n, s: rec.fills.s }, { n: 1, s: 10_000_000 }, 'the ledger has the 10-share fill, once');
+      assert.equal(rec.order.status, 'filled', "the ledger ends the order as the venue states it (not 'cancelled' on our word)");
+      assert.ok(!rec.cancels.includes('cancelled'), `no cancel of it recorded as done (${rec.cancels.join(', ')})`);
+      assert.equal(rec.unended, 0, 'no order left unfinished in the ledger');
+      const venueEnds = new Map<string, number>();
+      for (const v of all) venueEnds.set(v.status, (venueEnds.get(v.status) ?? 0) + 1);
+      assert.deepEqual(
+        rec.ends.map((e) => [e.status, e.n]),
+        [...venueEnds.entries()].sort(),
+        "the ledger's orders by end state = the venue's",
+      );
+
+      // the books, a replay of the ledger and the venue, to the unit
+      const venue = await venueView(h);
+      const books = bot.kernel.account;
+      const baseline = readLedgerFile(ledger, (l) => l.baseline());
+      assert.ok(baseline);
+      assert.equal(baseline.collateral + books.figures().cash, venue.collateral, "the books' collateral = the venue's");
+      assert.deepEqual(fields(books.positionOf(m0)), fields(rec.replay.get(m0)), "market 0: the books' position = the ledger's replay");
+      assert.equal(books.holdingsOf(m0).net, 10_000_000);
+    } finally {
+      h.ex.holdRequests(null);
+      release();
+      // a failed assertion before the stop still stops the bot (once stopped, stop() is the same stop)
+      await (stopping ?? bot.stop());
+    }
+  });
+});
