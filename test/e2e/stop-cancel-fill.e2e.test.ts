@@ -108,3 +108,73 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
     }
   });
 });
+
+test("outside the stop: a pause's cancel that meets an order filled meanwhile (alreadyCancelled) leaves its end to the venue's word, 'filled'", async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const base = await ledgerConfig(h, ledger);
+    const cfg = { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } };
+    const bot = await startTestBot(h, cfg);
+    let releaseCancels!: () => void;
+    const cancelsHeld = new Promise<void>((r) => (releaseCancels = r));
+    let releaseReads!: () => void;
+    const readsHeld = new Promise<void>((r) => (releaseReads = r));
+    try {
+      await waitQuoting(h, 60_000);
+      const m0 = h.markets[0]!.toLowerCase() as Bytes32;
+      const bid = (await openOrders(h.bot, m0)).find((o) => yesTerms(o).side === 'bid');
+      assert.ok(bid, 'the bot quotes a bid in market 0');
+      const stored = (): { state: string } | undefined => bot.store.state.markets.get(m0)?.orders.get(bid.nonce.toLowerCase() as Bytes32);
+      assert.ok(stored(), 'the store holds the bid');
+      // from here: the bot's cancel calls are held before they run; once the fill is in, its reads of
+      // orders too, so the own-orders feed learns of the fill only after the cancel's answer is in
+      let cancels = 0;
+      let holdReads = false;
+      h.ex.holdRequests((r) => {
+        if (r.stage !== 'before' || r.trader.toLowerCase() !== h.bot.wallet.toLowerCase()) return undefined;
+        if (r.method === 'POST' && r.path.startsWith('/orders/') && (r.path.includes('cancel') || r.path === '/orders/bulk')) {
+          cancels++;
+          return cancelsHeld;
+        }
+        if (holdReads && r.method === 'GET' && r.path.startsWith('/orders')) return readsHeld;
+        return undefined;
+      });
+      bot.control.pause(m0, 'test');
+      await waitFor("the pause's cancel of the bid is sent and held", () => cancels > 0 && stored()?.state === 'cancelling', 60_000);
+      holdReads = true;
+      // the mover takes the whole bid (10 shares) before the cancel runs
+      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: yesTerms(bid).price, shares: 10, timeInForce: 1, inventoryMode: 2 });
+      releaseCancels();
+      // the cancel answered alreadyCancelled: the order is parked (counted until its fills are known)
+      await waitFor('the bid parked after its cancel was answered', () => bot.orderManager.parkedCount > 0, 60_000);
+      holdReads = false;
+      h.ex.holdRequests(null);
+      releaseReads();
+      // the feed reads the fill and the end; the store lets the order go
+      await waitFor('the store lets the bid go', () => stored() === undefined, 60_000);
+      await waitFor('the books have the fill', () => bot.kernel.account.holdingsOf(m0).net === 10_000_000, 60_000);
+      await waitFor(
+        'the ledger ends the bid',
+        () => readLedgerFile(ledger, (l) => (l.db.prepare('SELECT ended_at AS e FROM orders WHERE lower(nonce) = lower(?)').get(bid.nonce) as { e: number | null }).e !== null),
+        60_000,
+      );
+      // while the bot runs (the feeds, not the stop's sweep): the venue's end, and the cancel's answer kept as it was
+      const rec = readLedgerFile(ledger, (l) => ({
+        status: (l.db.prepare('SELECT status FROM orders WHERE lower(nonce) = lower(?)').get(bid.nonce) as { status: string }).status,
+        cancels: (l.db.prepare('SELECT result FROM cancels WHERE lower(nonce) = lower(?) ORDER BY rowid').all(bid.nonce) as { result: string }[]).map(
+          (r) => r.result,
+        ),
+        fills: l.db.prepare('SELECT SUM(size) AS s, COUNT(*) AS n FROM fills WHERE lower(nonce) = lower(?)').get(bid.nonce) as { s: number; n: number },
+      }));
+      const venue = await h.bot.client.orders.get(bid.nonce);
+      assert.equal(venue.status, 'filled', 'the bid filled at the venue');
+      assert.equal(rec.status, 'filled', "the ledger ends the bid as the venue states it (not 'cancelled' on the cancel's answer)");
+      assert.deepEqual(rec.cancels, ['sent', 'already-cancelled'], "the cancel and the venue's answer are recorded as they were");
+      assert.deepEqual({ n: rec.fills.n, s: rec.fills.s }, { n: 1, s: 10_000_000 }, 'the 10-share fill, once');
+    } finally {
+      h.ex.holdRequests(null);
+      releaseCancels();
+      releaseReads();
+      await bot.stop();
+    }
+  });
+});
