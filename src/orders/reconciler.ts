@@ -262,10 +262,11 @@ export class Reconciler {
   }
 
   /**
-   * The orders a cancel-all found gone from the venue while it still tracked them, their end unseen
-   * (no cancel of ours answered for them, no feed reported them closed): filled, expired or voided
-   * while the cancels ran. Nothing has told the store or the ledger yet; the stop's final sweep reads
-   * their status at the venue (src/runtime/phases/control.ts).
+   * The orders a cancel-all found ended at the venue without a cancel of ours ending them, their end
+   * unseen (no feed reported them closed): gone from its list while it still tracked them, parked with
+   * no end stated, or listed and answered `alreadyCancelled` (filled, expired or voided between the list
+   * and the cancel). Nothing has told the store or the ledger their end; the stop's final sweep reads
+   * their status at the venue (src/runtime/phases/control.ts, closed-at-stop.ts).
    */
   endedAtStop(): { nonce: Bytes32; marketId: Bytes32 }[] {
     return [...this.endedUnseen].map(([nonce, marketId]) => ({ nonce, marketId }));

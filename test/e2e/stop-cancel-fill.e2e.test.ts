@@ -154,7 +154,11 @@ test("outside the stop: a pause's cancel that meets an order filled meanwhile (a
       await waitFor('the books have the fill', () => bot.kernel.account.holdingsOf(m0).net === 10_000_000, 60_000);
       await waitFor(
         'the ledger ends the bid',
-        () => readLedgerFile(ledger, (l) => (l.db.prepare('SELECT ended_at AS e FROM orders WHERE lower(nonce) = lower(?)').get(bid.nonce) as { e: number | null }).e !== null),
+        () =>
+          readLedgerFile(
+            ledger,
+            (l) => (l.db.prepare('SELECT ended_at AS e FROM orders WHERE lower(nonce) = lower(?)').get(bid.nonce) as { e: number | null }).e !== null,
+          ),
         60_000,
       );
       // while the bot runs (the feeds, not the stop's sweep): the venue's end, and the cancel's answer kept as it was

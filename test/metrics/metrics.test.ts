@@ -130,7 +130,7 @@ describe('bot metrics', () => {
     assert.equal(value(`bookmaker_fill_volume_usdc_total{market="${M}"}`), 7.99999);
   });
 
-  it("orders_cancelled_total counts the cancels the venue carried out, not an order it had already ended (alreadyCancelled: filled, expired)", async () => {
+  it('orders_cancelled_total counts the cancels the venue carried out, not an order it had already ended (alreadyCancelled: filled, expired)', async () => {
     const store = new StateStore();
     const metrics = createBotMetrics();
     const unbind = bindStoreMetrics(metrics, store);

@@ -706,7 +706,7 @@ describe('OrderManager.cancelAll and halt', () => {
     assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 3);
   });
 
-  it("an order listed open that ended before its cancel came (answered alreadyCancelled) is not counted cancelled nor ended on that word: kept for the sweep", async () => {
+  it('an order listed open that ended before its cancel came (answered alreadyCancelled) is not counted cancelled nor ended on that word: kept for the sweep', async () => {
     const { venue, om, events } = setup();
     await om.sync(M1, quotes(500_000));
     const [filled] = [...venue.open.keys()] as Bytes32[];
@@ -838,7 +838,7 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(venue.open.size, 0);
   });
 
-  it("cancelAll lets a parked order whose end no answer stated (found gone, answered alreadyCancelled) go to the sweep, a parked cancel of ours with its OrderCancelled", async () => {
+  it('cancelAll lets a parked order whose end no answer stated (found gone, answered alreadyCancelled) go to the sweep, a parked cancel of ours with its OrderCancelled', async () => {
     const { venue, om, events } = setup({ settleMs: 60_000 });
     await om.sync(M1, quotes(500_000));
     const [gone, already] = [...venue.open.keys()] as Bytes32[];
