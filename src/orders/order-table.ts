@@ -216,19 +216,17 @@ export class OrderTable {
 
   /**
    * The venue holds none of our orders any more (cancelAll): nothing tracked, nothing parked. A parked
-   * order our cancel ended goes with its OrderCancelled; one whose end no answer stated (found gone, or a
-   * cancel answered alreadyCancelled) goes to `unseen` with no event, its end to be read at the venue
-   * (Reconciler.endedAtStop): the store keeps it until then.
+   * order goes with the cancel's answer it waited with (OrderCancelled); one whose end that answer did
+   * not state (alreadyCancelled) goes to `unseen` too, `answered`, and one found gone goes to `unseen`
+   * alone, with no event (an OrderGone would end it 'gone'): the store keeps it until its end is read
+   * at the venue (Reconciler.endedAtStop).
    */
-  clear(unseen: (nonce: Bytes32, marketId: Bytes32) => void): void {
+  clear(unseen: (nonce: Bytes32, marketId: Bytes32, answered: boolean) => void): void {
     this.entries.clear();
     for (const [k, p] of [...this.parked]) {
-      if (p.ended.type === 'OrderCancelled' && !p.ended.alreadyCancelled) {
-        this.unpark(k);
-        continue;
-      }
-      this.unpark(k, false);
-      unseen(p.entry.planned.nonce, p.entry.marketId);
+      const answer = p.ended.type === 'OrderCancelled' ? p.ended : null;
+      this.unpark(k, answer !== null);
+      if (answer === null || answer.alreadyCancelled) unseen(p.entry.planned.nonce, p.entry.marketId, answer !== null);
     }
   }
 

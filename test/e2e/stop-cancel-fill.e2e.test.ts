@@ -13,7 +13,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
-import { replayPositions } from '../../src/ledger/books.ts';
+import { ledgerSummary, replayPositions } from '../../src/ledger/books.ts';
+import { orderEndsText } from '../../src/ledger/order-ends.ts';
+import { formatRunReport } from '../../src/runtime/run-report.ts';
 import { ledgerConfig, onLedgerExchange, openOrders, place, startTestBot, waitFor, waitQuoting, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
@@ -75,14 +77,19 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
       const rec = readLedgerFile(ledger, (l) => ({
         fills: l.db.prepare('SELECT SUM(size) AS s, COUNT(*) AS n FROM fills WHERE lower(nonce) = lower(?)').get(f!.nonce) as { s: number; n: number },
         order: l.db.prepare('SELECT status FROM orders WHERE lower(nonce) = lower(?)').get(f!.nonce) as { status: string },
-        cancels: (l.db.prepare('SELECT result FROM cancels WHERE lower(nonce) = lower(?)').all(f!.nonce) as { result: string }[]).map((r) => r.result),
+        cancels: (l.db.prepare('SELECT result FROM cancels WHERE lower(nonce) = lower(?) ORDER BY id').all(f!.nonce) as { result: string }[]).map(
+          (r) => r.result,
+        ),
+        answers: (l.db.prepare("SELECT COUNT(*) AS n FROM cancels WHERE result != 'sent'").get() as { n: number }).n,
+        summary: ledgerSummary(l),
         ends: l.db.prepare('SELECT status, COUNT(*) AS n FROM orders GROUP BY status ORDER BY status').all() as { status: string; n: number }[],
         unended: l.unendedOrders().length,
         replay: replayPositions(l),
       }));
       assert.deepEqual({ n: rec.fills.n, s: rec.fills.s }, { n: 1, s: 10_000_000 }, 'the ledger has the 10-share fill, once');
       assert.equal(rec.order.status, 'filled', "the ledger ends the order as the venue states it (not 'cancelled' on our word)");
-      assert.ok(!rec.cancels.includes('cancelled'), `no cancel of it recorded as done (${rec.cancels.join(', ')})`);
+      assert.deepEqual(rec.cancels, ['sent', 'already-cancelled'], "the stop's cancel of it and the venue's answer, as they were");
+      assert.equal(rec.summary.orders.cancels, rec.answers, "`ledger summary` cancelsSent counts every cancel sent (the stop's too), each answered");
       assert.equal(rec.unended, 0, 'no order left unfinished in the ledger');
       const venueEnds = new Map<string, number>();
       for (const v of all) venueEnds.set(v.status, (venueEnds.get(v.status) ?? 0) + 1);
@@ -90,6 +97,14 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
         rec.ends.map((e) => [e.status, e.n]),
         [...venueEnds.entries()].sort(),
         "the ledger's orders by end state = the venue's",
+      );
+      // the run report's orders by end state and `ledger summary`'s: one count (src/ledger/order-ends.ts), this run the whole ledger
+      const report = bot.report('stop', 0);
+      assert.deepEqual(report.orders, rec.summary.orderEnds, "the run report's orders by end = `ledger summary`'s");
+      assert.deepEqual(report.orders, { orders: all.length, ended: Object.fromEntries(venueEnds), rejected: 0, unended: 0 }, '= the venue');
+      assert.ok(
+        formatRunReport(report).includes(`  orders: ${orderEndsText(rec.summary.orderEnds)}`),
+        'the printed report shows the line `ledger summary` shows',
       );
 
       // the books, a replay of the ledger and the venue, to the unit

@@ -716,18 +716,25 @@ describe('OrderManager.cancelAll and halt', () => {
       venue.open.delete(n);
       return { ok: true, nonce: n, alreadyCancelled: true };
     };
+    const before = events.length;
     const r = await om.cancelAll();
     assert.deepEqual(
       { ok: r.ok, cancelled: r.cancelled, endedBefore: r.endedBefore, remaining: r.remaining },
       { ok: true, cancelled: 3, endedBefore: 1, remaining: 0 },
     );
-    assert.deepEqual(om.endedAtStop(), [{ nonce: filled, marketId: M1 }], 'its end is read by the final sweep');
+    assert.deepEqual(om.endedAtStop(), [{ nonce: filled, marketId: M1, answered: true }], 'its end is read by the final sweep');
+    // the answer is told as it was (the ledger records it, not as an end), never as a cancel that ended it
     assert.deepEqual(
-      events.filter((e) => (e.type === 'OrderGone' || e.type === 'OrderCancelled') && e.nonce === filled),
-      [],
-      "no end of it told (an OrderCancelled would end it 'cancelled' in the ledger)",
+      events
+        .slice(before)
+        .filter((e) => (e.type === 'OrderGone' || e.type === 'OrderCancelled') && e.nonce === filled)
+        .map((e) => (e.type === 'OrderCancelled' ? e.alreadyCancelled : e.type)),
+      [true],
+      "told as answered alreadyCancelled only (the ledger ended such an order 'cancelled' before)",
     );
-    assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 3, 'the three it did cancel');
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled' && !e.alreadyCancelled).length, 3, 'the three it did cancel');
+    // every cancel the stop sent is told as sent (the ledger's cancelsSent)
+    assert.equal(events.slice(before).filter((e) => e.type === 'CancelSubmitted').length, 4);
   });
 
   it('is bounded: reports failure when orders will not go', async () => {
@@ -856,11 +863,18 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(om.parkedCount, 0);
     assert.deepEqual(
       om.endedAtStop().sort((a, b) => a.nonce.localeCompare(b.nonce)),
-      [gone!, already!].sort().map((nonce) => ({ nonce, marketId: M1 })),
+      [
+        { nonce: gone!, marketId: M1 },
+        { nonce: already!, marketId: M1, answered: true as const },
+      ].sort((a, b) => a.nonce.localeCompare(b.nonce)),
       'their ends are read by the final sweep',
     );
     assert.deepEqual(ended(events, gone!), [], "no guessed end ('gone')");
-    assert.deepEqual(ended(events, already!), [], "no guessed end ('cancelled')");
+    assert.deepEqual(
+      ended(events, already!).map((e) => e.type === 'OrderCancelled' && e.alreadyCancelled),
+      [true],
+      'the answer it waited with, alreadyCancelled (not an end)',
+    );
     assert.equal(events.filter((e) => e.type === 'OrderCancelled' && !e.alreadyCancelled).length, 2, 'the two it cancelled end as cancelled');
   });
 
