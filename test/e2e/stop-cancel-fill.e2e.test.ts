@@ -4,10 +4,11 @@
  * ran, the mover takes the whole of one of the bot's bids (the feeds are closed by then), and the call is
  * let go. The venue answers that order `alreadyCancelled` (there is nothing left to cancel: it filled).
  *
- * That answer is not the order's end: the stop's final sweep reads it at the venue (filled), records its
- * fill, and only then is it closed, in the ledger and in the store, with the venue's status. On the code
- * before, the ledger ended it 'cancelled' on our word (the fill recorded, the end wrong) and the stop
- * counted it among the orders it cancelled (docs/operating.md, "Stopping").
+ * That answer is not the order's end: the ledger records it as an answer, the stop's final sweep reads the
+ * order at the venue (filled), records its fill, and only then ends it in the ledger with the venue's
+ * status. On the code before, the ledger ended it 'cancelled' on our word (the fill recorded, the end
+ * wrong) and the stop counted it among the orders it cancelled (docs/operating.md, "Stopping"). The run
+ * report's orders by end are `ledger summary`'s (src/ledger/order-ends.ts) and the venue's.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
