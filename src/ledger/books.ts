@@ -19,6 +19,7 @@ import type { PositionState } from '../state/position.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
+import { orderEnds, type OrderEnds } from './order-ends.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
 
 export interface Filter {
@@ -151,6 +152,8 @@ export interface LedgerSummary {
   /** USDC at the last account mark (null without one) */
   readonly unrealisedPnl: number | null;
   readonly orders: { readonly sent: number; readonly accepted: number; readonly rejected: number; readonly adopted: number; readonly cancels: number };
+  /** the orders by how they ended (order-ends.ts: the run report's `orders` line counts the same way) */
+  readonly orderEnds: OrderEnds;
   readonly startups: number;
   readonly firstFillAt: number | null;
   readonly lastFillAt: number | null;
@@ -299,6 +302,7 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     realisedPnl: usdc(realised),
     unrealisedPnl: mark ? usdc(BigInt(mark.unrealised)) : null,
     orders: { sent: o.sent ?? 0, accepted: o.accepted ?? 0, rejected: o.rejected ?? 0, adopted: o.adopted ?? 0, cancels },
+    orderEnds: orderEnds(ledger, f),
     startups,
     firstFillAt: range.a,
     lastFillAt: range.b,

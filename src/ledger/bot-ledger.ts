@@ -47,6 +47,7 @@ import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { loadToxicityPool, saveToxicityPool } from './toxicity-pool-checkpoint.ts';
 import type { ToxicitySums } from '../state/edge-state.ts';
 import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
+import { orderEnds, type OrderEnds } from './order-ends.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -416,7 +417,11 @@ export class BotLedger {
         return;
       case 'OrderCancelled':
         l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts);
-        l.orderEnded(e.nonce, 'cancelled', e.ts);
+        // alreadyCancelled says only that nothing was left to cancel (the venue answers so for an order
+        // filled, expired, voided or cancelled before, and bookmaker for one it does not know): not the
+        // order's end, which comes from the venue (the feed's OrderClosed, the stop's sweep, the next
+        // start's catch-up), so a filled order is never ended 'cancelled' on our word (docs/venue.md)
+        if (!e.alreadyCancelled) l.orderEnded(e.nonce, 'cancelled', e.ts);
         return;
       case 'CancelFailed':
         l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts);
@@ -685,9 +690,28 @@ export class BotLedger {
     this.ledger.operatorAction(action, market, reason, source, result);
   }
 
+  /**
+   * This run's orders by how they ended (order-ends.ts: those submitted or adopted since it began), the
+   * counts `ledger summary --since` shows for the same window; as they stood when the ledger closed once it has.
+   */
+  orderEndsOfRun(): OrderEnds | null {
+    if (this.endsAtClose !== undefined) return this.endsAtClose;
+    try {
+      this.ledger.flush();
+      return orderEnds(this.ledger, { since: this.startedAt });
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, "this run's orders by end could not be read from the ledger");
+      return null;
+    }
+  }
+
+  private endsAtClose: OrderEnds | null | undefined = undefined;
+
   close(): void {
     this.stopMarks?.();
     this.stopMarks = null;
+    // after the stop's sweep wrote the ends it read: the run report's `orders` line (the ledger closes below)
+    this.endsAtClose = this.orderEndsOfRun();
     try {
       this.ledger.flush();
       // a clean stop: the fills of this run go into the books checkpoint, so the next start replays few

@@ -67,7 +67,8 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       m.ordersAccepted.inc({ market: label(state, e.marketId, bySlug), duplicate: String(e.duplicate) });
       break;
     case 'OrderCancelled':
-      m.ordersCancelled.inc({ market: label(state, e.marketId, bySlug) });
+      // not one the venue had already ended (filled, expired: alreadyCancelled), which no cancel of ours ended
+      if (!e.alreadyCancelled) m.ordersCancelled.inc({ market: label(state, e.marketId, bySlug) });
       break;
     case 'OrderRejected':
       m.ordersRejected.inc({

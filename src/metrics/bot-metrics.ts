@@ -63,7 +63,11 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it',
       ['market', 'duplicate'],
     ),
-    ordersCancelled: d.counter('orders_cancelled_total', 'Orders cancelled at the venue', ['market']),
+    ordersCancelled: d.counter(
+      'orders_cancelled_total',
+      'Orders cancelled at the venue by a cancel of the bot (not one the venue had already ended when the cancel came: filled, expired)',
+      ['market'],
+    ),
     ordersRejected: d.counter(
       'orders_rejected_total',
       "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)",

@@ -36,11 +36,11 @@ import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
-import { Reconciler, type CancelAllResult, type DesiredSet, type OrderRecord } from './reconciler.ts';
+import { Reconciler, type CancelAllResult, type DesiredSet, type EndedAtStop, type OrderRecord } from './reconciler.ts';
 import type { Entry } from './tracked-orders.ts';
 
 export { failedBatch } from './executor.ts';
-export type { CancelAllResult } from './reconciler.ts';
+export type { CancelAllResult, EndedAtStop } from './reconciler.ts';
 
 export interface OrderManagerOptions {
   venue: VenuePort;
@@ -541,10 +541,11 @@ export class OrderManager {
 
   /**
    * The orders a cancel-all stopped tracking without seeing their end: the venue listed none open,
-   * and no cancel answer or feed event had closed them (a fill racing the stop's cancels). Their
-   * store entry and ledger record wait for the stop's final sweep, which reads their real status.
+   * and no cancel of ours (only an alreadyCancelled answer, `answered`) or feed event had closed them
+   * (a fill racing the stop's cancels). Their ledger record waits for the stop's final sweep, which
+   * reads their real status (see Reconciler.endedAtStop).
    */
-  endedAtStop(): { nonce: Bytes32; marketId: Bytes32 }[] {
+  endedAtStop(): EndedAtStop[] {
     return this.rec.endedAtStop();
   }
 
@@ -601,7 +602,7 @@ export class OrderManager {
 
   /** A broken invariant: cancel everything, refuse further work, tell the runtime. */
   async halt(err: Error): Promise<CancelAllResult> {
-    if (this.halted) return { ok: false, rounds: 0, cancelled: 0, remaining: -1 };
+    if (this.halted) return { ok: false, rounds: 0, cancelled: 0, endedBefore: 0, remaining: -1 };
     this.halted = true;
     this.log.fatal({ err: errInfo(err) }, 'halting: cancelling all orders');
     const result = await this.cancelAll();

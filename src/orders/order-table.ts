@@ -186,13 +186,13 @@ export class OrderTable {
     this.emit({ type: 'OrderParked', marketId: e.marketId, nonce: e.planned.nonce, ...(cancelled ? { cancelled } : {}), ts: now });
   }
 
-  private unpark(k: string): void {
+  private unpark(k: string, tell = true): void {
     const p = this.parked.get(k);
     if (!p) return;
     this.parked.delete(k);
     const ks = this.parkedByMarket.get(p.market);
     if (ks?.delete(k) && ks.size === 0) this.parkedByMarket.delete(p.market);
-    this.emit(p.ended);
+    if (tell) this.emit(p.ended);
   }
 
   /**
@@ -214,10 +214,20 @@ export class OrderTable {
     return released;
   }
 
-  /** The venue holds none of our orders any more (cancelAll): nothing tracked, nothing parked. */
-  clear(): void {
+  /**
+   * The venue holds none of our orders any more (cancelAll): nothing tracked, nothing parked. A parked
+   * order goes with the cancel's answer it waited with (OrderCancelled); one whose end that answer did
+   * not state (alreadyCancelled) goes to `unseen` too, `answered`, and one found gone goes to `unseen`
+   * alone, with no event (an OrderGone would end it 'gone'): the store keeps it until its end is read
+   * at the venue (Reconciler.endedAtStop).
+   */
+  clear(unseen: (nonce: Bytes32, marketId: Bytes32, answered: boolean) => void): void {
     this.entries.clear();
-    for (const k of [...this.parked.keys()]) this.unpark(k);
+    for (const [k, p] of [...this.parked]) {
+      const answer = p.ended.type === 'OrderCancelled' ? p.ended : null;
+      this.unpark(k, answer !== null);
+      if (answer === null || answer.alreadyCancelled) unseen(p.entry.planned.nonce, p.entry.marketId, answer !== null);
+    }
   }
 
   /** Forget what is kept for a market that left (see OrderManager.forgetMarket). */

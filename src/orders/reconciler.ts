@@ -25,9 +25,28 @@ export interface DesiredSet {
 export interface CancelAllResult {
   readonly ok: boolean;
   readonly rounds: number;
+  /** orders the venue answered cancelled (201): ended 'cancelled' */
   readonly cancelled: number;
+  /**
+   * orders the venue answered `alreadyCancelled` (nothing left to cancel: filled, expired, voided or
+   * cancelled between the list and the cancel, or unknown to it): not counted as cancelled, their end
+   * read from the venue (endedAtStop)
+   */
+  readonly endedBefore: number;
   /** orders still open at the venue after the last round */
   readonly remaining: number;
+}
+
+/**
+ * An order a cancel-all let go with its end unseen (Reconciler.endedAtStop). `answered`: the last
+ * cancel-all's cancel of it was answered alreadyCancelled, which the store and the ledger were told
+ * (OrderCancelled: the store dropped it, the ledger recorded the answer, not an end); the others the
+ * store still holds.
+ */
+export interface EndedAtStop {
+  readonly nonce: Bytes32;
+  readonly marketId: Bytes32;
+  readonly answered?: true;
 }
 
 /** The OrderManagerOptions the reconciler reads (see there). */
@@ -79,6 +98,8 @@ export class Reconciler {
   listError: unknown = null;
   /** orders cancelRounds let go untracked without seeing their end (nonce → market; see endedAtStop) */
   private readonly endedUnseen = new Map<Bytes32, Bytes32>();
+  /** of those, the ones the last cancelRounds's cancels were answered alreadyCancelled (see endedAtStop) */
+  private readonly answered = new Set<Bytes32>();
 
   constructor(deps: ReconcilerDeps) {
     this.d = deps;
@@ -197,7 +218,9 @@ export class Reconciler {
   async cancelRounds(rounds: number, pause: number): Promise<CancelAllResult> {
     const { venue, clock, log, emit, table, exec } = this.d;
     let cancelled = 0;
+    let endedBefore = 0;
     let remaining = -1;
+    this.answered.clear();
     for (let round = 1; round <= rounds; round++) {
       let open: VenueOrder[];
       try {
@@ -215,47 +238,64 @@ export class Reconciler {
         // an old one's racing fill): they are kept for the sweep, which reads each one's real status
         // and hands the store its OrderClosed (endedAtStop, docs/operating.md "Stopping")
         for (const e of table.entries.values()) this.endedUnseen.set(e.planned.nonce, e.marketId);
+        // parked ones whose end no answer stated likewise: one found gone is not let go with a guessed
+        // 'gone'; one answered alreadyCancelled goes with that answer (OrderCancelled, not an end) and is
+        // read too (table.clear)
+        table.clear((nonce, marketId, answered) => {
+          this.endedUnseen.set(nonce, marketId);
+          if (answered) this.answered.add(nonce);
+        });
         // a bound for a bot that outlives many cancel-alls (kill switch cleared): the oldest go first
         for (const k of this.endedUnseen.keys()) {
           if (this.endedUnseen.size <= 10_000) break;
           this.endedUnseen.delete(k);
         }
-        table.clear();
-        log.info({ rounds: round, cancelled }, 'cancelAll: no open orders at the venue');
-        return { ok: true, rounds: round, cancelled, remaining: 0 };
+        log.info({ rounds: round, cancelled, endedBefore }, 'cancelAll: no open orders at the venue');
+        return { ok: true, rounds: round, cancelled, endedBefore, remaining: 0 };
       }
-      const nonces = open.map((o) => o.nonce);
-      for (let i = 0; i < nonces.length; i += venue.batchLimit) {
-        const res = await exec.callBatch([], nonces.slice(i, i + venue.batchLimit));
+      for (let i = 0; i < open.length; i += venue.batchLimit) {
+        const chunk = open.slice(i, i + venue.batchLimit);
+        // each cancel sent is recorded as sent (the ledger's cancels, `ledger summary` cancelsSent), as a requote's is
+        const sentAt = clock.now();
+        for (const o of chunk) emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: sentAt });
+        const res = await exec.callBatch(
+          [],
+          chunk.map((o) => o.nonce),
+        );
         for (const c of res.cancels) {
-          if (c.ok) {
+          if (!c.ok) continue;
+          const e = table.entries.get(c.nonce);
+          table.entries.delete(c.nonce);
+          const marketId = e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId;
+          emit({ type: 'OrderCancelled', marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ts: clock.now() });
+          if (!c.alreadyCancelled) {
             cancelled++;
-            const e = table.entries.get(c.nonce);
-            table.entries.delete(c.nonce);
-            emit({
-              type: 'OrderCancelled',
-              marketId: e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId,
-              nonce: c.nonce,
-              alreadyCancelled: c.alreadyCancelled,
-              ts: clock.now(),
-            });
+            continue;
           }
+          // listed open, but nothing left to cancel when the cancel came: it filled (or expired, was
+          // voided, or is unknown: a 404) after the list. That answer is not its end (the ledger records
+          // the answer only): like the orders found gone, it is kept for the stop's sweep, which reads its
+          // end and its fills at the venue first (endedAtStop)
+          endedBefore++;
+          this.endedUnseen.set(c.nonce, marketId);
+          this.answered.add(c.nonce);
         }
       }
       if (round < rounds) await this.sleep(pause);
     }
     log.error({ rounds, remaining }, 'cancelAll: orders still open after the last round');
-    return { ok: false, rounds, cancelled, remaining: Math.max(remaining, 0) };
+    return { ok: false, rounds, cancelled, endedBefore, remaining: Math.max(remaining, 0) };
   }
 
   /**
-   * The orders a cancel-all found gone from the venue while it still tracked them, their end unseen
-   * (no cancel of ours answered for them, no feed reported them closed): filled, expired or voided
-   * while the cancels ran. Nothing has told the store or the ledger yet; the stop's final sweep reads
-   * their status at the venue (src/runtime/phases/control.ts).
+   * The orders a cancel-all found ended at the venue without a cancel of ours ending them, their end
+   * unseen (no feed reported them closed): gone from its list while it still tracked them, parked with
+   * no end stated, or listed and answered `alreadyCancelled` (filled, expired or voided between the list
+   * and the cancel). Nothing has told the store or the ledger their end; the stop's final sweep reads
+   * their status at the venue (src/runtime/phases/control.ts, closed-at-stop.ts).
    */
-  endedAtStop(): { nonce: Bytes32; marketId: Bytes32 }[] {
-    return [...this.endedUnseen].map(([nonce, marketId]) => ({ nonce, marketId }));
+  endedAtStop(): EndedAtStop[] {
+    return [...this.endedUnseen].map(([nonce, marketId]) => (this.answered.has(nonce) ? { nonce, marketId, answered: true } : { nonce, marketId }));
   }
 
   /** An order in this market is the bot's to manage (reconcileScope). */

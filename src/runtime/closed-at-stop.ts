@@ -1,8 +1,11 @@
 /**
- * The stop's last word to the store on the orders the cancel-all found gone from the venue while it
- * still tracked them (OrderManager.endedAtStop): an order filled (or expired, voided) while the stop's
- * cancels ran, after the feeds had closed, so no OrderClosed came. The order manager let them go; the
- * store would still show them open (the final status line's `orders`, the health model's `quoting`).
+ * The stop's last word to the store on the orders the cancel-all found ended at the venue without a cancel
+ * of its own ending them (OrderManager.endedAtStop): an order filled (or expired, voided) while the stop's
+ * cancels ran, after the feeds had closed, so no OrderClosed came: gone from the cancel-all's list while
+ * it still tracked them (the order manager let them go; the store would still show them open: the final
+ * status line's `orders`, the health model's `quoting`), or listed and then answered `alreadyCancelled` by
+ * its cancel (nothing left to cancel: the venue answers so for a filled order too, docs/venue.md; the store
+ * let those go with that answer, `answered`, and the sweep reads their end for the ledger alone).
  *
  *   const gone = om.endedAtStop();
  *   let read = null;

@@ -15,13 +15,18 @@ import type { Clock } from '../core/clock.ts';
 import type { Address, Bytes32, VenueOrder } from '../model/order.ts';
 import type { BookEvent } from '../model/stream.ts';
 import type { BatchResult, CancelOutcome, CreateOutcome, PlannedOrder, VenuePort } from '../model/venue.ts';
-import type { OrderFilled } from '../state/events.ts';
+import type { OrderClosed, OrderFilled } from '../state/events.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { kindOf } from '../feeds/own-orders-feed.ts';
 
 export interface PaperVenueOptions {
   clock: Clock;
   onFill: (e: OrderFilled) => void;
+  /**
+   * an order filled in full: its end (after its last fill), as the venue's feeds tell it, so the (paper) ledger
+   * ends it 'filled' rather than leaving it unended (no catch-up reads a paper order's end)
+   */
+  onClosed?: (e: OrderClosed) => void;
   trader?: Address;
   batchLimit?: number;
 }
@@ -108,6 +113,7 @@ export class PaperVenue implements VenuePort {
       ts: this.opts.clock.now(),
       ...kindOf(o),
     });
+    if (o.status === 'filled') this.opts.onClosed?.({ type: 'OrderClosed', marketId: o.marketId, nonce: o.nonce, status: 'filled', ts: this.opts.clock.now() });
   }
 
   private create(p: PlannedOrder): CreateOutcome {

@@ -17,6 +17,7 @@ import type { HealthState, MarketTimeReport, ProcessState } from '../health/heal
 import type { RunMarketTrades, RunTrades } from '../account/run-figures.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
+import { orderEndsText, type OrderEnds } from '../ledger/order-ends.ts';
 
 export interface RunReportMarket {
   readonly market: string;
@@ -98,6 +99,11 @@ export interface RunReport {
   readonly account?: RunReportAccount;
   /** after resolution (src/runtime/claims): this instance's resolved markets, their payouts and what is claimable */
   readonly claims?: RunReportClaims;
+  /**
+   * this run's orders by how they ended, from the ledger as the stop left it (src/ledger/order-ends.ts: the
+   * counts `ledger summary` shows as `orderEnds` for the same window); absent when the ledger could not be read
+   */
+  readonly orders?: OrderEnds;
 }
 
 export interface RunReportAccount {
@@ -186,6 +192,8 @@ export interface RunReportInput {
   readonly account?: AccountFigures;
   /** the run's trading from the books (RunFigures.totals); absent: the rows' sum */
   readonly run?: RunTrades;
+  /** this run's orders by end (BotLedger.orderEndsOfRun); absent or null: not known */
+  readonly orders?: OrderEnds | null;
 }
 
 /** The report's account block: the books' figures as exact decimal strings. */
@@ -305,6 +313,7 @@ export function buildRunReport(i: RunReportInput): RunReport {
       : { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
     ...(i.account ? { account: accountBlock(i.account) } : {}),
     ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
+    ...(i.orders ? { orders: i.orders } : {}),
   };
 }
 
@@ -373,6 +382,8 @@ export function formatRunReport(r: RunReport): string[] {
       ),
     );
   }
+  // the run's orders by how they ended, as the ledger holds them (`ledger summary` orderEnds, the same count)
+  if (r.orders) lines.push(fit(`  orders: ${orderEndsText(r.orders)}`));
   const rot = r.rotation;
   // a line when markets came or went during the run (not for the start-up set alone)
   if (rot && (rot.started > (rot.startedBy.startup ?? 0) || rot.retired > 0 || rot.retiringAtStop.length > 0 || rot.refreshFailures > 0)) {

@@ -130,6 +130,17 @@ describe('bot metrics', () => {
     assert.equal(value(`bookmaker_fill_volume_usdc_total{market="${M}"}`), 7.99999);
   });
 
+  it('orders_cancelled_total counts the cancels the venue carried out, not an order it had already ended (alreadyCancelled: filled, expired)', async () => {
+    const store = new StateStore();
+    const metrics = createBotMetrics();
+    const unbind = bindStoreMetrics(metrics, store);
+    store.dispatch({ type: 'OrderCancelled', marketId: M, nonce, alreadyCancelled: false, ts: 1 });
+    store.dispatch({ type: 'OrderCancelled', marketId: M, nonce: ('0x' + '02'.repeat(32)) as Bytes32, alreadyCancelled: true, ts: 2 });
+    const text = await metrics.registry.metrics();
+    unbind();
+    assert.equal(line(text, `bookmaker_orders_cancelled_total{market="${M}"} `), `bookmaker_orders_cancelled_total{market="${M}"} 1`);
+  });
+
   it('the fill counters hold the exact decimal of the fills, not a drifting sum of floats; a released market starts again from 0', async () => {
     const store = new StateStore();
     const metrics = createBotMetrics({ defaultMetrics: false });

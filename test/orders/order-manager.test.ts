@@ -706,6 +706,37 @@ describe('OrderManager.cancelAll and halt', () => {
     assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 3);
   });
 
+  it('an order listed open that ended before its cancel came (answered alreadyCancelled) is not counted cancelled nor ended on that word: kept for the sweep', async () => {
+    const { venue, om, events } = setup();
+    await om.sync(M1, quotes(500_000));
+    const [filled] = [...venue.open.keys()] as Bytes32[];
+    // the list shows it open; it fills before the cancel arrives (the venue answers 200 alreadyCancelled)
+    venue.cancelScript = (n) => {
+      if (n !== filled) return undefined;
+      venue.open.delete(n);
+      return { ok: true, nonce: n, alreadyCancelled: true };
+    };
+    const before = events.length;
+    const r = await om.cancelAll();
+    assert.deepEqual(
+      { ok: r.ok, cancelled: r.cancelled, endedBefore: r.endedBefore, remaining: r.remaining },
+      { ok: true, cancelled: 3, endedBefore: 1, remaining: 0 },
+    );
+    assert.deepEqual(om.endedAtStop(), [{ nonce: filled, marketId: M1, answered: true }], 'its end is read by the final sweep');
+    // the answer is told as it was (the ledger records it, not as an end), never as a cancel that ended it
+    assert.deepEqual(
+      events
+        .slice(before)
+        .filter((e) => (e.type === 'OrderGone' || e.type === 'OrderCancelled') && e.nonce === filled)
+        .map((e) => (e.type === 'OrderCancelled' ? e.alreadyCancelled : e.type)),
+      [true],
+      "told as answered alreadyCancelled only (the ledger ended such an order 'cancelled' before)",
+    );
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled' && !e.alreadyCancelled).length, 3, 'the three it did cancel');
+    // every cancel the stop sent is told as sent (the ledger's cancelsSent)
+    assert.equal(events.slice(before).filter((e) => e.type === 'CancelSubmitted').length, 4);
+  });
+
   it('is bounded: reports failure when orders will not go', async () => {
     const { venue, om } = setup({ cancelAllRounds: 3 });
     await om.sync(M1, quotes(500_000));
@@ -812,6 +843,39 @@ describe('OrderManager: orders gone without their fills seen are parked (settleM
     assert.equal(om.parkedCount, 0);
     assert.equal(events.filter((e) => e.type === 'OrderCancelled').length, 4);
     assert.equal(venue.open.size, 0);
+  });
+
+  it('cancelAll lets a parked order whose end no answer stated (found gone, answered alreadyCancelled) go to the sweep, a parked cancel of ours with its OrderCancelled', async () => {
+    const { venue, om, events } = setup({ settleMs: 60_000 });
+    await om.sync(M1, quotes(500_000));
+    const [gone, already] = [...venue.open.keys()] as Bytes32[];
+    venue.open.delete(gone!); // filled at the venue; no feed has said so
+    await om.reconcile(M1);
+    venue.cancelScript = (n) => {
+      if (n !== already) return undefined;
+      venue.open.delete(n); // filled just before our cancel came
+      return { ok: true, nonce: n, alreadyCancelled: true };
+    };
+    await om.sync(M1, []);
+    assert.equal(om.parkedCount, 4);
+    const r = await om.cancelAll();
+    assert.equal(r.ok, true);
+    assert.equal(om.parkedCount, 0);
+    assert.deepEqual(
+      om.endedAtStop().sort((a, b) => a.nonce.localeCompare(b.nonce)),
+      [
+        { nonce: gone!, marketId: M1 },
+        { nonce: already!, marketId: M1, answered: true as const },
+      ].sort((a, b) => a.nonce.localeCompare(b.nonce)),
+      'their ends are read by the final sweep',
+    );
+    assert.deepEqual(ended(events, gone!), [], "no guessed end ('gone')");
+    assert.deepEqual(
+      ended(events, already!).map((e) => e.type === 'OrderCancelled' && e.alreadyCancelled),
+      [true],
+      'the answer it waited with, alreadyCancelled (not an end)',
+    );
+    assert.equal(events.filter((e) => e.type === 'OrderCancelled' && !e.alreadyCancelled).length, 2, 'the two it cancelled end as cancelled');
   });
 
   it('cancelAll releases parked orders once the venue shows none open', async () => {

@@ -61,3 +61,21 @@ test('a book that moves through a resting quote fills it in full', async () => {
   assert.equal(fills[0]!.size, 3_000_000);
   assert.match(fills[0]!.fillId!, /^paper:/);
 });
+
+test("an order filled in full is told closed 'filled' after its last fill (the paper ledger ends it so); a part fill is not", async () => {
+  const told: string[] = [];
+  const v = new PaperVenue({
+    clock: new ManualClock(),
+    onFill: (e) => told.push(`fill ${e.nonce} ${e.size}`),
+    onClosed: (e) => told.push(`closed ${e.nonce} ${e.status}`),
+  });
+  await v.batch([{ marketId: M, outcomeIndex: 1, side: 0, price: 480_000, size: 4_000_000, nonce: n(1) }], []); // YES bid 0.48
+  const sell = (size: number, seq: number) =>
+    v.onBookEvent({ type: 'trade', marketId: M, outcomeIndex: 1, seq, price: 470_000, size, takerSide: 'sell', venueTs: 0, localTs: 0 }, null, null);
+  sell(1_000_000, 1);
+  sell(5_000_000, 2);
+  assert.deepEqual(told, [`fill ${n(1)} 1000000`, `fill ${n(1)} 3000000`, `closed ${n(1)} filled`]);
+  // its cancel now answers alreadyCancelled, which ends nothing (the close did)
+  const c = await v.batch([], [n(1)]);
+  assert.deepEqual(c.cancels[0], { ok: true, nonce: n(1), alreadyCancelled: true });
+});

@@ -145,6 +145,40 @@ test('cancel: 201 then 200 alreadyCancelled; another trader → 403; unknown non
   assert.equal((await call(h.base, 'POST', '/orders/cancel', missing, A)).status, 404);
 });
 
+test("cancel of an order no longer open answers as the venue's spec does: a filled one 200 alreadyCancelled (single, bulk item, cancel-replace leg), an unknown one 404", async () => {
+  // a harness of its own: no other test's resting orders in the way of the fill
+  const x = await harness({ seed: 13 });
+  try {
+    const bid = x.alice.signOrder({ marketId: x.marketId, outcomeIndex: 1, side: 0, price: 300_000, size: 2_000_000 });
+    const placed = await call(x.base, 'POST', '/orders', bid, A);
+    assert.equal(placed.status, 201);
+    // bob's NO bid at 0.71 (a YES ask at 0.29) takes all of it
+    const take = x.bob.signOrder({ marketId: x.marketId, outcomeIndex: 0, side: 0, price: 710_000, size: 2_000_000 });
+    assert.equal((await call(x.base, 'POST', '/orders', take, B)).status, 201);
+    assert.equal((await call(x.base, 'GET', `/orders/${placed.body.order.id}`, undefined, A)).body.status, 'filled');
+    // the answer says only that nothing is left to cancel, not how the order ended
+    const one = await call(x.base, 'POST', '/orders/cancel', x.alice.signCancel(bid.nonce), A);
+    assert.deepEqual([one.status, one.body], [200, { success: true, alreadyCancelled: true }]);
+    const many = await call(x.base, 'POST', '/orders/bulk/cancel', { cancels: [x.alice.signCancel(bid.nonce)] }, A);
+    assert.equal(many.status, 200);
+    assert.deepEqual(many.body, {
+      success: true,
+      results: [{ type: 'cancel', success: true, trader: x.alice.address, nonce: bid.nonce, alreadyCancelled: true }],
+    });
+    const next = x.alice.signOrder({ marketId: x.marketId, outcomeIndex: 1, side: 0, price: 200_000, size: 2_000_000 });
+    const cr = await call(x.base, 'POST', '/orders/cancel-replace', { cancel: x.alice.signCancel(bid.nonce), create: next }, A);
+    assert.equal(cr.status, 201);
+    assert.deepEqual(cr.body.cancel, { success: true, trader: x.alice.address, nonce: bid.nonce, alreadyCancelled: true });
+    assert.equal((await call(x.base, 'GET', `/orders/${placed.body.order.id}`, undefined, A)).body.status, 'filled', 'still filled');
+    // an order the venue does not know: 404, PublicApiError {message, …}
+    const unknown = await call(x.base, 'POST', '/orders/cancel', x.alice.signCancel(`0x${'ef'.repeat(32)}` as Bytes32), A);
+    assert.equal(unknown.status, 404);
+    assert.equal(typeof unknown.body.message, 'string');
+  } finally {
+    await x.close();
+  }
+});
+
 test('cancel-replace moves an order in one call', async () => {
   const old = h.alice.signOrder({ marketId: h.marketId, outcomeIndex: 1, side: 0, price: 210_000, size: 5_000_000 });
   await call(h.base, 'POST', '/orders', old, A);

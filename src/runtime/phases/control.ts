@@ -145,7 +145,8 @@ export function controlPhase(
     // orders the cancel-all found gone without seeing their end: the sweep reads their real status,
     // then the store closes them (closed-at-stop.ts); never ended 'gone' before the sweep looked them up
     // (those the store still shows: a feed may have closed one since, after a kill switch's cancel-all the bot outlived)
-    const gone = om.endedAtStop().filter((g) => cp.core.store.state.markets.get(g.marketId)?.orders.has(g.nonce) === true);
+    // (and those the stop's cancels were answered alreadyCancelled: the store let them go with that answer, their end still unread)
+    const gone = om.endedAtStop().filter((g) => g.answered === true || cp.core.store.state.markets.get(g.marketId)?.orders.has(g.nonce) === true);
     let read: readonly VenueOrderStatus[] | null = null;
     const closing = gone.length > 0 ? { nonces: gone.map((g) => g.nonce), read: (r: readonly VenueOrderStatus[]) => (read = r) } : undefined;
     if (refused) log.info("refused at start: no fills swept into this ledger (the orders at the venue are another trader's)");
@@ -159,7 +160,7 @@ export function controlPhase(
     if (started || !signal?.aborted) return;
     k.stop();
     const r = await om.cancelAll();
-    log.info({ cancelled: r.cancelled, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
+    log.info({ cancelled: r.cancelled, endedBefore: r.endedBefore, remaining: r.remaining }, 'stopped during start-up: orders cancelled');
   });
   return {
     control,

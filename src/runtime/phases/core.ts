@@ -350,7 +350,7 @@ function venuePort(
 ): { venue: VenuePort; paperVenue: PaperVenue | null; liveVenue: LiveVenue | null } {
   if (c.paper) {
     // paper fills go through the inbound bus like the venue's: the (paper account's) ledger records them too
-    const paperVenue = new PaperVenue({ clock: c.clock, onFill: receive });
+    const paperVenue = new PaperVenue({ clock: c.clock, onFill: receive, onClosed: receive });
     return { venue: paperVenue, paperVenue, liveVenue: null };
   }
   const liveVenue = createLiveVenue({

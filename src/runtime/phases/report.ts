@@ -13,7 +13,7 @@ import type { StartContext } from './start-context.ts';
 
 export function botReport(
   { clock, paper }: Pick<StartContext, 'clock' | 'paper'>,
-  { accountBooks }: LedgerPhase,
+  { accountBooks, bookLedger }: LedgerPhase,
   cp: CorePhase,
   rp: RotationPhase,
 ): (stopReason: string, exitCode: number) => RunReport {
@@ -49,6 +49,7 @@ export function botReport(
       rotation: rotationReport(rot),
       account: accountBooks.figures(),
       run: cp.runFigures.totals(),
+      orders: bookLedger.orderEndsOfRun(),
       ...(cp.claims ? { claims: cp.claims.report() } : {}),
     });
   };

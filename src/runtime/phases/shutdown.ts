@@ -110,7 +110,7 @@ export class Shutdown {
       o.refusals.drain(o.clock.now());
       o.health.setProcess('stopped');
       this.progressAt = null;
-      o.log.info({ reason, cancelled: result.cancelled, remaining: result.remaining, ok: result.ok }, 'stopped');
+      o.log.info({ reason, cancelled: result.cancelled, endedBefore: result.endedBefore, remaining: result.remaining, ok: result.ok }, 'stopped');
       return result;
     })();
     return this.stopped;

@@ -6,7 +6,7 @@ import { Lifecycle } from '../../../src/runtime/lifecycle.ts';
 import { Shutdown } from '../../../src/runtime/phases/shutdown.ts';
 import { ManualClock } from '../../exchange/stream/manual-clock.ts';
 
-const OK: CancelAllResult = { ok: true, rounds: 1, cancelled: 2, remaining: 0 };
+const OK: CancelAllResult = { ok: true, rounds: 1, cancelled: 2, endedBefore: 0, remaining: 0 };
 
 function harness(cancel: CancelAllResult = OK) {
   const steps: string[] = [];
@@ -66,7 +66,7 @@ test("a stop the bot decided (kill switch, halt) exits with its code; the halt's
 
 test('a halt whose cancel-all left orders is cancelled again at the stop', async () => {
   const { down, steps } = harness();
-  down.request('halt', 4, { ok: false, rounds: 3, cancelled: 0, remaining: 1 });
+  down.request('halt', 4, { ok: false, rounds: 3, cancelled: 0, endedBefore: 0, remaining: 1 });
   assert.equal(await down.exit, 4);
   assert.equal(steps.filter((s) => s === 'cancel-all').length, 1);
 });
@@ -102,7 +102,7 @@ test('progress names the step a stop waits on and since when (a second SIGTERM r
 test('the watchdog stands down once the cancel-all left nothing open, before the teardown; not when orders are left', async () => {
   for (const [cancel, expected] of [
     [OK, ['cancel-all', 'watchdog stood down', 'final sweep']],
-    [{ ok: false, rounds: 5, cancelled: 1, remaining: 1 }, ['cancel-all', 'final sweep']],
+    [{ ok: false, rounds: 5, cancelled: 1, endedBefore: 0, remaining: 1 }, ['cancel-all', 'final sweep']],
   ] as const) {
     const steps: string[] = [];
     const life = new Lifecycle();
