@@ -40,6 +40,7 @@ import { replayMarketId } from './recording/format.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed, resolutionOf } from './replay-feed.ts';
+import { BookRewind, sharedMarkets } from './book-rewind.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts, type StrategyFault } from './run-diagnostics.ts';
 import { SimExchange, type SimOrder } from './sim-exchange.ts';
@@ -77,6 +78,11 @@ export interface BacktestInput {
    * (ReplayFeed.skipSilent, SimExchange.applySilent): for tests that the skips change nothing
    */
   readonly rowByRow?: boolean;
+  /**
+   * the bot's feed keeps a copy of its own of every book, written row by row, instead of reading the
+   * exchange's rewound (src/backtest/book-rewind.ts): for tests that the shared book changes nothing
+   */
+  readonly twoBooks?: boolean;
 }
 
 export interface ReplayProgress {
@@ -434,6 +440,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
+  // One book of the recorded rows per market: the feed shows the exchange's rewound to its cursor
+  // (src/backtest/book-rewind.ts), where the rows are the positions of one fixed array (a closed-loop
+  // source grows its rows as it goes: the feed keeps its own books there).
+  const shared = live === undefined && input.twoBooks !== true ? sharedMarkets(cols, rows, quotedSet, exchange.exact, stats) : null;
+  const rewind = shared !== null && shared.includes(1) ? new BookRewind(cols, rows, cols.markets.length) : null;
+  exchange.rewind = rewind;
   const feed = new ReplayFeed({
     cols,
     bookTicks: exchange.books.map((b) => b.tick),
@@ -443,6 +455,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     depth: config.feeds.bookDepth,
     dispatch: (e) => core.receive(e),
     exact: exchange.exact,
+    ...(rewind !== null ? { rewind: { log: rewind, books: exchange.books, shared: shared! } } : {}),
   });
   feedRef.f = feed;
 

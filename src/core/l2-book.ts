@@ -22,6 +22,7 @@
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
  *   applyLevels(side, levels)                a delta's changed levels of one side
  *   setBid / setAsk(price, size)             a replay's row: the previous size, -1 when refused (no throw)
+ *   accepts(price, size)                     whether setBid / setAsk would take the level
  *   bestBid() / bestAsk() / bestBidSize() / bestAskSize()   (-1 / 0 when the side is empty)
  *   sizeAt(side, price), levels(side, depth), levelsSince(side, depth, prev), mid(), spread(), microprice()
  */
@@ -171,6 +172,11 @@ export class L2Book {
   setAsk(price: number, size: number): number {
     const i = this.slotOf(price);
     return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putAsk(i, size);
+  }
+
+  /** True when setBid / setAsk would take this level (not -1): a price on the grid and in range, a non-negative safe integer size. */
+  accepts(price: number, size: number): boolean {
+    return this.slotOf(price) >= 0 && size >= 0 && Number.isSafeInteger(size);
   }
 
   /** The slot of a storable price (index() without the error): -1 off the grid or out of range. */
