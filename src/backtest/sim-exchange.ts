@@ -162,6 +162,14 @@ export class SimExchange {
   private readonly engineTicks: number[];
   /** per market, our open orders: every public method sweeps out the orders it ended before it returns */
   private readonly own: SimOrder[][];
+  /**
+   * per market, the lowest and highest price of our bids and of our asks (±Infinity when none), kept
+   * with `own` (place, sweep): a level row outside them reaches none of our orders (applySilent)
+   */
+  private readonly bidLo: Float64Array;
+  private readonly bidHi: Float64Array;
+  private readonly askLo: Float64Array;
+  private readonly askHi: Float64Array;
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
@@ -209,6 +217,10 @@ export class SimExchange {
     this.books = grid.map((tick) => new L2Book({ tick }));
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
+    this.bidLo = new Float64Array(n).fill(Infinity);
+    this.bidHi = new Float64Array(n).fill(-Infinity);
+    this.askLo = new Float64Array(n).fill(Infinity);
+    this.askHi = new Float64Array(n).fill(-Infinity);
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.midTold = new Float64Array(n);
     this.midToldIn = new Float64Array(n);
@@ -362,7 +374,11 @@ export class SimExchange {
         const sd = side[r]!;
         const p = price[r]!;
         const z = size[r]!;
-        if (orders.length === 0) {
+        // most rows are at none of our prices and through none of the other side's (levelReach would
+        // find nothing): told from our price bounds, without a walk of the orders
+        if (
+          sd === 0 ? p < this.askLo[m]! && !(p >= this.bidLo[m]! && p <= this.bidHi[m]!) : p > this.bidHi[m]! && !(p >= this.askLo[m]! && p <= this.askHi[m]!)
+        ) {
           const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
           if (u !== null) u.log(m, i, sd, p, prev);
         } else {
@@ -678,7 +694,32 @@ export class SimExchange {
   }
 
   private sweep(orders: SimOrder[]): void {
+    if (orders.length === 0) return;
+    const m = orders[0]!.market;
     for (let j = orders.length - 1; j >= 0; j--) if (orders[j]!.state !== 'open') orders.splice(j, 1);
+    this.bound(m);
+  }
+
+  /** Market m's price bounds of our bids and asks, from its open orders (bidLo …). */
+  private bound(m: number): void {
+    let bl = Infinity;
+    let bh = -Infinity;
+    let al = Infinity;
+    let ah = -Infinity;
+    for (const o of this.own[m]!) {
+      const p = o.yesPrice;
+      if (o.yesSide === 0) {
+        if (p < bl) bl = p;
+        if (p > bh) bh = p;
+      } else {
+        if (p < al) al = p;
+        if (p > ah) ah = p;
+      }
+    }
+    this.bidLo[m] = bl;
+    this.bidHi[m] = bh;
+    this.askLo[m] = al;
+    this.askHi[m] = ah;
   }
 
   /** An order reaches the venue. Unsigned by design: the sim venue never verifies signatures. */
