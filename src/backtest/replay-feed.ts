@@ -19,7 +19,7 @@
  * instant of virtual time rather than conflated to `publishMs`: the live stream hands the bot every
  * change, and the kernel's own throttle decides when it ticks.
  */
-import { L2Book } from '../core/l2-book.ts';
+import { KnownLevels, L2Book } from '../core/l2-book.ts';
 import type { BookLevel, BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -66,6 +66,9 @@ export class ReplayFeed {
   /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
   private readonly lastBids: BookLevel[][];
   private readonly lastAsks: BookLevel[][];
+  /** their prices and sizes, kept beside them (L2Book.levelsSinceKnown reads these, not the level objects) */
+  private readonly knownBids: KnownLevels[];
+  private readonly knownAsks: KnownLevels[];
   /**
    * per market and side (2m: bids, 2m + 1: asks), 1 when a row wrote that side of the bot's book
    * since the market's last publication: an unwritten side publishes its last levels as they are
@@ -107,6 +110,10 @@ export class ReplayFeed {
     for (const m of o.quoted) this.quoted[m] = 1;
     this.lastBids = o.cols.markets.map(() => []);
     this.lastAsks = o.cols.markets.map(() => []);
+    // (room for the publication's depth: the config allows at most 100; a deeper one walks as levelsSince)
+    const room = Math.min(o.depth, 1024);
+    this.knownBids = o.cols.markets.map(() => new KnownLevels(room));
+    this.knownAsks = o.cols.markets.map(() => new KnownLevels(room));
     this.trailing = new Uint8Array(n);
     this.trailingAt = new Float64Array(n);
     this.fire = o.cols.markets.map((_, m) => () => {
@@ -310,13 +317,13 @@ export class ReplayFeed {
       mine !== null
         ? mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d)
         : dirty[2 * m] === 1
-          ? (this.lastBids[m] = b.levelsSince('bid', d, this.lastBids[m]!))
+          ? (this.lastBids[m] = b.levelsSinceKnown('bid', d, this.lastBids[m]!, this.knownBids[m]!))
           : this.lastBids[m]!;
     const asks =
       mine !== null
         ? mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d)
         : dirty[2 * m + 1] === 1
-          ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!))
+          ? (this.lastAsks[m] = b.levelsSinceKnown('ask', d, this.lastAsks[m]!, this.knownAsks[m]!))
           : this.lastAsks[m]!;
     if (rw !== null) rw.restore();
     dirty[2 * m] = 0;
