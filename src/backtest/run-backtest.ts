@@ -595,26 +595,32 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           collector.sample(nextSample);
           nextSample += sampleMs;
         }
-        clock.advanceTo(tx);
-        const r = rowsNow[i]!;
-        exchange.applyRow(r, tx);
-        const m = market[r]!;
-        if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
-        i++;
-        // then, in one pass, the rows after it that change the recorded book (and our queue
-        // positions) only (SimExchange.applySilent), up to the next call reaching the exchange, the
-        // next resolution or sample, and the bot's next row, side event or timer plus the least entry
-        // latency: whatever the bot does then reaches the exchange through the sim venue, no sooner
-        if (silentRows && !drain && i < n) {
-          const before = Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample);
-          const next = exchange.applySilent(rowsNow, i, n, before, collector);
-          if (next > i) {
-            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
-            const t = lts[rowsNow[next - 1]!]!;
-            exPrev = Math.max(exPrev, t);
-            silentAt = Math.max(silentAt, t);
-            i = next;
-          }
+        // In one pass, the rows from here that change the recorded book (and our queue positions) only
+        // (SimExchange.applySilent), up to the next call reaching the exchange, the next resolution or
+        // sample, and the bot's next row, side event or timer plus the least entry latency: whatever
+        // the bot does then reaches the exchange through the sim venue, no sooner. The row at tx is
+        // one of them unless it may fill (or is at that bound; or is not at its own time, tx): it then
+        // goes through applyRow at its time, and the pass takes the rows after it.
+        let next = i;
+        if (silentRows && !drain && lts[rowsNow[i]!] === tx)
+          next = exchange.applySilent(rowsNow, i, n, Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample), collector);
+        if (next === i) {
+          clock.advanceTo(tx);
+          const r = rowsNow[i]!;
+          exchange.applyRow(r, tx);
+          const m = market[r]!;
+          if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+          next = ++i;
+          // (the bound read after the row: a fill it made set a timer)
+          if (silentRows && !drain && i < n)
+            next = exchange.applySilent(rowsNow, i, n, Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample), collector);
+        }
+        if (next > i) {
+          // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+          const t = lts[rowsNow[next - 1]!]!;
+          exPrev = Math.max(exPrev, t);
+          silentAt = Math.max(silentAt, t);
+          i = next;
         }
         if (i < n) {
           // exTime
