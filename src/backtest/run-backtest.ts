@@ -7,7 +7,8 @@
  * Two cursors walk the same time-ordered rows:
  *   exchange cursor  at the row's exchange time: the recorded book changes and our resting orders
  *                    fill (src/backtest/sim-exchange.ts);
- *   bot cursor       at exchange time + feed latency: the bot's copy of the book changes and is
+ *   bot cursor       at exchange time + feed latency: the bot's view of the book changes (the
+ *                    exchange's book rewound to this cursor: src/backtest/book-rewind.ts) and is
  *                    published to the kernel as a book snapshot, conflated to at most one per
  *                    `requoteIntervalMs` per market (leading and trailing edge, like the kernel's own
  *                    tick throttle, so the strategy sees the same books it would on the live stream).
