@@ -6,6 +6,11 @@
  * the kernel ticks anyway — so the hot path stays at a few nanoseconds per row. Trades, oracle
  * updates and market metadata are passed on as they come. Markets the bot does not quote are skipped.
  *
+ * The bot's copy of a book is the exchange's book rewound to the feed's cursor where the run allows
+ * it (`shared`, src/backtest/book-rewind.ts: one book of the recorded rows per market instead of
+ * two); a market that does not (its drop copy, a CLEAR row, a feed without the exchange's books)
+ * keeps a book of its own here, written row by row.
+ *
  * A market recorded with the venue's drop copy (`exact`) shows the bot what the venue's stream
  * showed the recorded bot, with the simulated bot in its place: the others' book (XLEVEL / XCLEAR
  * rows) plus the simulated bot's own resting orders (`own`, reported by the sim exchange and
@@ -14,7 +19,7 @@
  * instant of virtual time rather than conflated to `publishMs`: the live stream hands the bot every
  * change, and the kernel's own throttle decides when it ticks.
  */
-import { L2Book } from '../core/l2-book.ts';
+import { KnownLevels, L2Book } from '../core/l2-book.ts';
 import type { BookLevel, BookSnapshot } from '../model/book.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { MarketStatus } from '../strategy/types.ts';
@@ -23,6 +28,7 @@ import { KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XCLEAR, KIND_XLEVEL, type Colu
 import { replayMarketId } from './recording/format.ts';
 import type { SideEvent } from './replay-source.ts';
 import type { VirtualClock } from './virtual-clock.ts';
+import type { BookRewind } from './book-rewind.ts';
 import { payoutOfOutcome } from '../feeds/market-feed.ts';
 
 export interface ReplayFeedOptions {
@@ -37,10 +43,19 @@ export interface ReplayFeedOptions {
   readonly dispatch: (e: StateEvent) => void;
   /** per column market: 1 when it is replayed from the venue's drop copy (SimExchange.exact) */
   readonly exact?: Uint8Array;
+  /**
+   * The exchange's books and their rewind (src/backtest/book-rewind.ts), with `shared`: per column
+   * market, 1 when the feed shows the exchange's book rewound to its cursor instead of a copy of its
+   * own (sharedMarkets). The replay then hands the feed every row in order (row, skipSilent).
+   */
+  readonly rewind?: { readonly log: BookRewind; readonly books: readonly L2Book[]; readonly shared: Uint8Array };
 }
 
 export class ReplayFeed {
   private readonly books: L2Book[];
+  /** per market, 1 when books[m] is the exchange's book, read rewound (no row is written into it here) */
+  private readonly shared: Uint8Array;
+  private readonly rw: BookRewind | null;
   /** the simulated bot's own resting size per level, for drop-copy markets */
   private readonly ownBooks: L2Book[];
   private readonly exact: Uint8Array;
@@ -51,6 +66,9 @@ export class ReplayFeed {
   /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
   private readonly lastBids: BookLevel[][];
   private readonly lastAsks: BookLevel[][];
+  /** their prices and sizes, kept beside them (L2Book.levelsSinceKnown reads these, not the level objects) */
+  private readonly knownBids: KnownLevels[];
+  private readonly knownAsks: KnownLevels[];
   /**
    * per market and side (2m: bids, 2m + 1: asks), 1 when a row wrote that side of the bot's book
    * since the market's last publication: an unwritten side publishes its last levels as they are
@@ -79,7 +97,9 @@ export class ReplayFeed {
   constructor(private readonly o: ReplayFeedOptions) {
     const n = o.cols.markets.length;
     this.ids = o.cols.markets.map(replayMarketId);
-    this.books = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
+    this.shared = o.rewind?.shared ?? new Uint8Array(n);
+    this.rw = o.rewind?.log ?? null;
+    this.books = o.cols.markets.map((_, i) => (this.shared[i] === 1 ? o.rewind!.books[i]! : new L2Book({ tick: o.bookTicks[i]! })));
     this.ownBooks = o.cols.markets.map((_, i) => new L2Book({ tick: o.bookTicks[i]! }));
     this.exact = o.exact ?? new Uint8Array(n);
     this.dirty = new Uint8Array(n);
@@ -90,6 +110,10 @@ export class ReplayFeed {
     for (const m of o.quoted) this.quoted[m] = 1;
     this.lastBids = o.cols.markets.map(() => []);
     this.lastAsks = o.cols.markets.map(() => []);
+    // (room for the publication's depth: the config allows at most 100; a deeper one walks as levelsSince)
+    const room = Math.min(o.depth, 1024);
+    this.knownBids = o.cols.markets.map(() => new KnownLevels(room));
+    this.knownAsks = o.cols.markets.map(() => new KnownLevels(room));
     this.trailing = new Uint8Array(n);
     this.trailingAt = new Float64Array(n);
     this.fire = o.cols.markets.map((_, m) => () => {
@@ -103,6 +127,8 @@ export class ReplayFeed {
 
   /** Recorded row r reaches the bot now. */
   row(r: number): void {
+    // the rows up to this one are in the books this feed shows (a publication below rewinds to here)
+    if (this.rw !== null) this.rw.floor++;
     const c = this.o.cols;
     const m = c.market[r]!;
     if (!this.quoted[m]) return;
@@ -115,11 +141,15 @@ export class ReplayFeed {
     if (k === KIND_LEVEL) {
       const book = this.books[m]!;
       const sd = c.side[r] === 0 ? 0 : 1;
-      // -1: a level the book cannot hold (off-grid); the live stream parser would drop it too
-      if ((sd === 0 ? book.setBid(c.price[r]!, c.size[r]!) : book.setAsk(c.price[r]!, c.size[r]!)) < 0) return;
+      // a level the book cannot hold (off-grid): the live stream parser would drop it too (-1 from a
+      // write; a shared book holds the row already, written by the exchange)
+      if (this.shared[m] === 1) {
+        if (!book.accepts(c.price[r]!, c.size[r]!)) return;
+      } else if ((sd === 0 ? book.setBid(c.price[r]!, c.size[r]!) : book.setAsk(c.price[r]!, c.size[r]!)) < 0) return;
       this.sideDirty[2 * m + sd] = 1;
       this.markBook(m);
     } else if (k === KIND_CLEAR) {
+      // (a shared market has no CLEAR row: sharedMarkets)
       this.books[m]!.clear();
       this.sideDirty[2 * m] = 1;
       this.sideDirty[2 * m + 1] = 1;
@@ -177,7 +207,10 @@ export class ReplayFeed {
       if (k === KIND_LEVEL || k === KIND_CLEAR) {
         if (this.trailing[m] !== 1) break;
         this.lastVts[m] = vts[r]!;
-        if (k === KIND_CLEAR) {
+        if (this.shared[m] === 1) {
+          // the exchange's book holds the row (a publication rewinds to this feed's cursor)
+          this.sideDirty[2 * m + (c.side[r] === 0 ? 0 : 1)] = 1;
+        } else if (k === KIND_CLEAR) {
           this.books[m]!.clear();
           this.sideDirty[2 * m] = 1;
           this.sideDirty[2 * m + 1] = 1;
@@ -193,6 +226,7 @@ export class ReplayFeed {
       }
       this.lastVts[m] = vts[r]!;
     }
+    if (this.rw !== null) this.rw.floor = j;
     return j;
   }
 
@@ -276,18 +310,22 @@ export class ReplayFeed {
     const d = this.o.depth;
     const mine = this.exact[m] === 1 ? this.ownBooks[m]! : null;
     const dirty = this.sideDirty;
+    // a shared book: the exchange's, rewound to the rows this feed has reached, then put back
+    const rw = this.shared[m] === 1 && (dirty[2 * m] === 1 || dirty[2 * m + 1] === 1) ? this.rw : null;
+    if (rw !== null) rw.rewind(m, b);
     const bids =
       mine !== null
         ? mergeLevels(b.levels('bid', d), mine.levels('bid', d), 'bid', d)
         : dirty[2 * m] === 1
-          ? (this.lastBids[m] = b.levelsSince('bid', d, this.lastBids[m]!))
+          ? (this.lastBids[m] = b.levelsSinceKnown('bid', d, this.lastBids[m]!, this.knownBids[m]!))
           : this.lastBids[m]!;
     const asks =
       mine !== null
         ? mergeLevels(b.levels('ask', d), mine.levels('ask', d), 'ask', d)
         : dirty[2 * m + 1] === 1
-          ? (this.lastAsks[m] = b.levelsSince('ask', d, this.lastAsks[m]!))
+          ? (this.lastAsks[m] = b.levelsSinceKnown('ask', d, this.lastAsks[m]!, this.knownAsks[m]!))
           : this.lastAsks[m]!;
+    if (rw !== null) rw.restore();
     dirty[2 * m] = 0;
     dirty[2 * m + 1] = 0;
     // without the drop copy the bot's own orders are not in the book it sees (src/strategy/others-book.ts)

@@ -7,7 +7,8 @@
  * Two cursors walk the same time-ordered rows:
  *   exchange cursor  at the row's exchange time: the recorded book changes and our resting orders
  *                    fill (src/backtest/sim-exchange.ts);
- *   bot cursor       at exchange time + feed latency: the bot's copy of the book changes and is
+ *   bot cursor       at exchange time + feed latency: the bot's view of the book changes (the
+ *                    exchange's book rewound to this cursor: src/backtest/book-rewind.ts) and is
  *                    published to the kernel as a book snapshot, conflated to at most one per
  *                    `requoteIntervalMs` per market (leading and trailing edge, like the kernel's own
  *                    tick throttle, so the strategy sees the same books it would on the live stream).
@@ -40,6 +41,7 @@ import { replayMarketId } from './recording/format.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { ReplaySource } from './replay-source.ts';
 import { ReplayFeed, resolutionOf } from './replay-feed.ts';
+import { BookRewind, sharedMarkets } from './book-rewind.ts';
 import { RunCollector } from './run-collector.ts';
 import { RunDiagnostics, type DiagnosticsCounts, type StrategyFault } from './run-diagnostics.ts';
 import { SimExchange, type SimOrder } from './sim-exchange.ts';
@@ -77,6 +79,11 @@ export interface BacktestInput {
    * (ReplayFeed.skipSilent, SimExchange.applySilent): for tests that the skips change nothing
    */
   readonly rowByRow?: boolean;
+  /**
+   * the bot's feed keeps a copy of its own of every book, written row by row, instead of reading the
+   * exchange's rewound (src/backtest/book-rewind.ts): for tests that the shared book changes nothing
+   */
+  readonly twoBooks?: boolean;
 }
 
 export interface ReplayProgress {
@@ -434,6 +441,12 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
 
   // The bot's feeds: its own copy of the books (conflated snapshots), trades, oracle and metadata.
   const quotedSet = new Set(kernelMarkets.map((km) => cols.markets.indexOf(km.marketId)));
+  // One book of the recorded rows per market: the feed shows the exchange's rewound to its cursor
+  // (src/backtest/book-rewind.ts), where the rows are the positions of one fixed array (a closed-loop
+  // source grows its rows as it goes: the feed keeps its own books there).
+  const shared = live === undefined && input.twoBooks !== true ? sharedMarkets(cols, rows, quotedSet, exchange.exact, stats) : null;
+  const rewind = shared !== null && shared.includes(1) ? new BookRewind(cols, rows, cols.markets.length) : null;
+  exchange.rewind = rewind;
   const feed = new ReplayFeed({
     cols,
     bookTicks: exchange.books.map((b) => b.tick),
@@ -443,6 +456,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
     depth: config.feeds.bookDepth,
     dispatch: (e) => core.receive(e),
     exact: exchange.exact,
+    ...(rewind !== null ? { rewind: { log: rewind, books: exchange.books, shared: shared! } } : {}),
   });
   feedRef.f = feed;
 
@@ -582,26 +596,32 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
           collector.sample(nextSample);
           nextSample += sampleMs;
         }
-        clock.advanceTo(tx);
-        const r = rowsNow[i]!;
-        exchange.applyRow(r, tx);
-        const m = market[r]!;
-        if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
-        i++;
-        // then, in one pass, the rows after it that change the recorded book (and our queue
-        // positions) only (SimExchange.applySilent), up to the next call reaching the exchange, the
-        // next resolution or sample, and the bot's next row, side event or timer plus the least entry
-        // latency: whatever the bot does then reaches the exchange through the sim venue, no sooner
-        if (silentRows && !drain && i < n) {
-          const before = Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample);
-          const next = exchange.applySilent(rowsNow, i, n, before, collector);
-          if (next > i) {
-            // (the clock does not visit these rows' times: the replay's end still counts the last of them)
-            const t = lts[rowsNow[next - 1]!]!;
-            exPrev = Math.max(exPrev, t);
-            silentAt = Math.max(silentAt, t);
-            i = next;
-          }
+        // In one pass, the rows from here that change the recorded book (and our queue positions) only
+        // (SimExchange.applySilent), up to the next call reaching the exchange, the next resolution or
+        // sample, and the bot's next row, side event or timer plus the least entry latency: whatever
+        // the bot does then reaches the exchange through the sim venue, no sooner. The row at tx is
+        // one of them unless it may fill (or is at that bound; or is not at its own time, tx): it then
+        // goes through applyRow at its time, and the pass takes the rows after it.
+        let next = i;
+        if (silentRows && !drain && lts[rowsNow[i]!] === tx)
+          next = exchange.applySilent(rowsNow, i, n, Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample), collector);
+        if (next === i) {
+          clock.advanceTo(tx);
+          const r = rowsNow[i]!;
+          exchange.applyRow(r, tx);
+          const m = market[r]!;
+          if (kind[r] !== KIND_TRADE) collector.onMid(m, tx, exchange.mid(m));
+          next = ++i;
+          // (the bound read after the row: a fill it made set a timer)
+          if (silentRows && !drain && i < n)
+            next = exchange.applySilent(rowsNow, i, n, Math.min(venue.nextEntryDue(), Math.min(clock.nextDue(), tb, ts) + entryMin, tr, nextSample), collector);
+        }
+        if (next > i) {
+          // (the clock does not visit these rows' times: the replay's end still counts the last of them)
+          const t = lts[rowsNow[next - 1]!]!;
+          exPrev = Math.max(exPrev, t);
+          silentAt = Math.max(silentAt, t);
+          i = next;
         }
         if (i < n) {
           // exTime

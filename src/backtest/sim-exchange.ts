@@ -58,6 +58,7 @@ import { toEngineOrder } from './engine-order.ts';
 import { engineMarketConfig, type FeeSpec } from '../engine/fee-model.ts';
 import type { QueueModel, QueueState } from './queue-model.ts';
 import { tapeOrder } from './tape-order.ts';
+import type { BookRewind } from './book-rewind.ts';
 
 export type FillCause = 'trade' | 'cross' | 'take' | 'taker';
 
@@ -161,6 +162,14 @@ export class SimExchange {
   private readonly engineTicks: number[];
   /** per market, our open orders: every public method sweeps out the orders it ended before it returns */
   private readonly own: SimOrder[][];
+  /**
+   * per market, the lowest and highest price of our bids and of our asks (±Infinity when none), kept
+   * with `own` (place, sweep): a level row outside them reaches none of our orders (applySilent)
+   */
+  private readonly bidLo: Float64Array;
+  private readonly bidHi: Float64Array;
+  private readonly askLo: Float64Array;
+  private readonly askHi: Float64Array;
   private readonly byKey = new Map<string, SimOrder>();
   private readonly byEngineId = new Map<number, SimOrder>();
   private readonly snapshotAt: Float64Array;
@@ -194,6 +203,12 @@ export class SimExchange {
   expired = 0;
   voided = 0;
   selfTradeCancels = 0;
+  /**
+   * Set by a replay whose feed shows the bot these books rewound instead of keeping its own copy
+   * (src/backtest/book-rewind.ts): every row applied is then a position in the replay's rows (applyRow
+   * the next one, applySilent from its `i`), and every level row logs the size it found.
+   */
+  rewind: BookRewind | null = null;
 
   constructor(private readonly opts: SimExchangeOptions) {
     const n = opts.cols.markets.length;
@@ -202,6 +217,10 @@ export class SimExchange {
     this.books = grid.map((tick) => new L2Book({ tick }));
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
+    this.bidLo = new Float64Array(n).fill(Infinity);
+    this.bidHi = new Float64Array(n).fill(-Infinity);
+    this.askLo = new Float64Array(n).fill(Infinity);
+    this.askHi = new Float64Array(n).fill(-Infinity);
     this.snapshotAt = new Float64Array(n).fill(-1);
     this.midTold = new Float64Array(n);
     this.midToldIn = new Float64Array(n);
@@ -280,6 +299,8 @@ export class SimExchange {
   /** Apply recorded row i at exchange time `at`. */
   applyRow(i: number, at: number): void {
     if (at >= this.nextExpiry) this.expireUntil(at);
+    const u = this.rewind;
+    const pos = u !== null ? u.applied++ : -1;
     const c = this.opts.cols;
     const m = c.market[i]!;
     let k = c.kind[i]!;
@@ -300,6 +321,7 @@ export class SimExchange {
       const size = c.size[i]!;
       // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
       const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      if (u !== null) u.log(m, pos, side, price, prev);
       if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
       if (orders.length === 0 || !reachesOwn(orders, side, price, prev, size)) return;
@@ -309,6 +331,7 @@ export class SimExchange {
       if (orders.length > 0) this.onTrade(orders, c.side[i]!, c.price[i]!, c.size[i]!, i, at);
     } else if (k === KIND_CLEAR) {
       book.clear();
+      if (u !== null) u.cleared(m);
       this.snapshotAt[m] = c.lts[i]!;
     } else if (k === KIND_TAKER) {
       if (orders.length > 0) this.onTaker(m, orders, c.side[i]!, c.price[i]!, c.size[i]!, i, at);
@@ -335,6 +358,7 @@ export class SimExchange {
     const toldIn = this.midToldIn;
     const pass = ++this.passes;
     const stop = Math.min(before, this.nextExpiry);
+    const u = this.rewind;
     let last = -Infinity;
     for (; i < end; i++) {
       const r = rows[i]!;
@@ -350,9 +374,13 @@ export class SimExchange {
         const sd = side[r]!;
         const p = price[r]!;
         const z = size[r]!;
-        if (orders.length === 0) {
-          if (sd === 0) book.setBid(p, z);
-          else book.setAsk(p, z);
+        // most rows are at none of our prices and through none of the other side's (levelReach would
+        // find nothing): told from our price bounds, without a walk of the orders
+        if (
+          sd === 0 ? p < this.askLo[m]! && !(p >= this.bidLo[m]! && p <= this.bidHi[m]!) : p > this.bidHi[m]! && !(p >= this.askLo[m]! && p <= this.askHi[m]!)
+        ) {
+          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          if (u !== null) u.log(m, i, sd, p, prev);
         } else {
           // the level's growth matters only to a cross: read the level's size only then (most rows cross nothing)
           let reach = levelReach(orders, sd, p, true);
@@ -360,6 +388,7 @@ export class SimExchange {
           // a level that crosses one of our orders may fill it: the loop's row, at its time
           if (reach === REACH_CROSS) break;
           const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          if (u !== null) u.log(m, i, sd, p, prev);
           // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
           if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);
         }
@@ -368,6 +397,7 @@ export class SimExchange {
         continue; // the loop reports no mid after a trade
       } else if (k === KIND_CLEAR) {
         book.clear();
+        if (u !== null) u.cleared(m);
         this.snapshotAt[m] = t;
       }
       // (a top-of-book row, or a drop copy this replay does not use: the book is as it was)
@@ -378,6 +408,7 @@ export class SimExchange {
         collector.onMid(m, t, mid);
       }
     }
+    if (u !== null) u.applied = i;
     return i;
   }
 
@@ -576,7 +607,10 @@ export class SimExchange {
           // the recorded liquidity we took is gone until the recording sets that level again
           const book = this.books[e.market]!;
           const other = e.takerSide === 'bid' ? 'ask' : 'bid';
-          book.applyLevel(other, e.price, Math.max(0, book.sizeAt(other, e.price) - e.size));
+          const had = book.sizeAt(other, e.price);
+          // (a feed reading this book rewound shows the recorded size: src/backtest/book-rewind.ts)
+          this.rewind?.take(e.market, other === 'bid' ? 0 : 1, e.price, had);
+          book.applyLevel(other, e.price, Math.max(0, had - e.size));
         }
       } else if (e.type === 'done') this.ownDone(e);
     }
@@ -660,7 +694,32 @@ export class SimExchange {
   }
 
   private sweep(orders: SimOrder[]): void {
+    if (orders.length === 0) return;
+    const m = orders[0]!.market;
     for (let j = orders.length - 1; j >= 0; j--) if (orders[j]!.state !== 'open') orders.splice(j, 1);
+    this.bound(m);
+  }
+
+  /** Market m's price bounds of our bids and asks, from its open orders (bidLo …). */
+  private bound(m: number): void {
+    let bl = Infinity;
+    let bh = -Infinity;
+    let al = Infinity;
+    let ah = -Infinity;
+    for (const o of this.own[m]!) {
+      const p = o.yesPrice;
+      if (o.yesSide === 0) {
+        if (p < bl) bl = p;
+        if (p > bh) bh = p;
+      } else {
+        if (p < al) al = p;
+        if (p > ah) ah = p;
+      }
+    }
+    this.bidLo[m] = bl;
+    this.bidHi[m] = bh;
+    this.askLo[m] = al;
+    this.askHi[m] = ah;
   }
 
   /** An order reaches the venue. Unsigned by design: the sim venue never verifies signatures. */

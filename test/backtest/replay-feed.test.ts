@@ -121,13 +121,13 @@ test('a side no row wrote since the last publication is published as it was, wit
     },
   });
   const walks: string[] = [];
-  const own = L2Book.prototype.levelsSince;
+  const own = L2Book.prototype.levelsSinceKnown;
   t.after(() => {
-    L2Book.prototype.levelsSince = own;
+    L2Book.prototype.levelsSinceKnown = own;
   });
-  L2Book.prototype.levelsSince = function (this: L2Book, side, depth, prev) {
+  L2Book.prototype.levelsSinceKnown = function (this: L2Book, side, depth, prev, known) {
     walks.push(side);
-    return own.call(this, side, depth, prev);
+    return own.call(this, side, depth, prev, known);
   };
   // each row at its time; the trailing publications in between
   for (let r = 0; r < cols.rows; r++) {

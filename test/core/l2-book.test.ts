@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { L2Book, microprice } from '../../src/core/l2-book.ts';
+import { KnownLevels, L2Book, microprice } from '../../src/core/l2-book.ts';
 import { BadInputError } from '../../src/model/errors.ts';
 
 test('snapshot then levels, best prices and sizes', () => {
@@ -417,4 +417,49 @@ test('property: setBid / setAsk leave the book applyLevel leaves, and return wha
     }),
     { numRuns: 300, seed: 7 },
   );
+});
+
+test('property: levelsSinceKnown answers as levelsSince, sharing the same objects, over random updates between calls', () => {
+  const tick = 10_000;
+  fc.assert(
+    fc.property(fc.array(levelOps(1, 40, 5), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 10 }), (rounds, depth) => {
+      const b = new L2Book({ tick });
+      const last = { bid: [] as ReturnType<L2Book['levels']>, ask: [] as ReturnType<L2Book['levels']> };
+      const known = { bid: new KnownLevels(depth), ask: new KnownLevels(depth) };
+      for (const ops of rounds) {
+        for (const o of ops) b.applyLevel(o.side, o.idx * tick, o.size);
+        for (const side of ['bid', 'ask'] as const) {
+          const want = b.levelsSince(side, depth, last[side]);
+          const got = b.levelsSinceKnown(side, depth, last[side], known[side]);
+          assert.deepEqual(got, b.levels(side, depth));
+          // the same sharing: prev itself when nothing changed, prev's object wherever levelsSince reused it
+          assert.equal(got === last[side], want === last[side]);
+          assert.deepEqual(
+            got.map((l) => last[side].indexOf(l)),
+            want.map((l) => last[side].indexOf(l)),
+          );
+          assert.deepEqual(
+            [...known[side].price.subarray(0, known[side].n)],
+            got.map((l) => l.price),
+          );
+          last[side] = got;
+        }
+      }
+    }),
+    { numRuns: 300, seed: 11 },
+  );
+});
+
+test('levelsSinceKnown falls back to levelsSince when its numbers do not describe prev', () => {
+  const b = new L2Book({ tick: 10_000 });
+  b.applySnapshot({ bids: [{ price: 450_000, size: 5 }], asks: [] });
+  const known = new KnownLevels(10);
+  const prev = [{ price: 450_000, size: 5 }];
+  // known says nothing (n 0) about a prev of one level: the walk reads prev's objects, then describes the result
+  assert.equal(b.levelsSinceKnown('bid', 10, prev, known), prev);
+  assert.equal(known.n, 1);
+  const small = new KnownLevels(1);
+  b.applyBid(440_000, 3);
+  assert.deepEqual(b.levelsSinceKnown('bid', 10, [], small), b.levels('bid', 10));
+  assert.equal(small.n, -1, 'two levels do not fit a room of one');
 });
