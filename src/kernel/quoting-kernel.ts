@@ -614,9 +614,13 @@ export class QuotingKernel {
    * A listener that throws is logged and the next event is still told.
    */
   onOrderManagerEvents(es: readonly OrderManagerEvent[]): void {
+    // a call's events are one market's: woken once per run of the same market, not per event
+    let woken: Bytes32 | null = null;
     for (let i = 0; i < es.length; i++) {
       const e = es[i]!;
-      if ('marketId' in e) this.wake(e.marketId);
+      if (!('marketId' in e) || e.marketId === woken) continue;
+      woken = e.marketId;
+      this.wake(woken);
     }
     this.store.dispatchAll(es);
     const tell = this.opts.onOrderEvent;
