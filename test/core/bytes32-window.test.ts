@@ -102,7 +102,7 @@ test('a capacity below one is refused', () => {
 
 test('addWords (a canonical key with its words given) answers and places as add does', () => {
   const words = (key: string): number[] => Array.from({ length: 8 }, (_, w) => Number.parseInt(key.slice(2 + 8 * w, 10 + 8 * w), 16) | 0);
-  const hex = (i: number): string => '0x' + (i * 2654435761 >>> 0).toString(16).padStart(8, '0').repeat(8);
+  const hex = (i: number): string => '0x' + ((i * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(8);
   const a = new Bytes32Window(64);
   const b = new Bytes32Window(64);
   for (let i = 0; i < 200; i++) {

@@ -33,7 +33,14 @@ test('marketWithEdge and marketWithTrade: the same fields, values and key order 
 });
 
 test('marketWithDenials: the same fields, values and key order as marketWith', () => {
-  const m = marketWith(emptyMarket(M, DEFAULT_EDGE), { slug: 's', tick: 1000, streamLastEventAt: 5, streamState: 'live', lastMid2: 1_000_000, blocked: 'halted' });
+  const m = marketWith(emptyMarket(M, DEFAULT_EDGE), {
+    slug: 's',
+    tick: 1000,
+    streamLastEventAt: 5,
+    streamState: 'live',
+    lastMid2: 1_000_000,
+    blocked: 'halted',
+  });
   const denials = new Map([['CROSSES_BOOK', 2]]);
   const a = marketWithDenials(m, denials);
   const b = marketWith(m, { denials });
