@@ -154,6 +154,20 @@ export class Bytes32Window {
     return true;
   }
 
+  /**
+   * add() for a key whose words the caller has already (a nonce source that wrote the key from its
+   * bytes): `key` must be canonical ('0x' and 64 lower-case hex digits) and `words` its 8 words as
+   * parse reads them (each 8 hex digits, big-endian, as a 32-bit integer). The same answer and the
+   * same slot as add(key), without reading the key's 64 digits back.
+   */
+  addWords(key: string, words: ArrayLike<number>): boolean {
+    for (let w = 0; w < 8; w++) WORDS[w] = words[w]!;
+    const h = wordsHash();
+    if (this.lookup(key, true, h) >= 0) return false;
+    this.insert(key, true, h);
+    return true;
+  }
+
   /** The key's slot, the key added as the newest when not held (its values 0). */
   set(key: string): number {
     const canonical = parse(key);

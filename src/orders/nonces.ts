@@ -54,6 +54,12 @@ export class NonceSource {
   private readonly tag: string;
   /** a nonce's text as it is written: '0x', then the tag (when there is one), then the fresh bytes' hex */
   private readonly text = Buffer.alloc(66);
+  /**
+   * the words of the last nonce fresh() wrote (the tag's two first, then the fresh bytes' six or
+   * eight, big-endian): the memory takes them as they are instead of reading the text's 64 digits
+   * back (Bytes32Window.addWords)
+   */
+  private readonly words = new Int32Array(8);
 
   constructor(
     memory = NONCE_MEMORY,
@@ -65,13 +71,16 @@ export class NonceSource {
     if (tag != null && !NONCE_TAG.test(tag)) throw new InvariantError('a nonce tag is 16 lower-case hex digits');
     this.tag = tag ?? '';
     this.text.write('0x' + this.tag, 0, 'latin1');
+    // the tag's words (16 hex digits: the first two), once
+    for (let w = 0; w < 2 && this.tag !== ''; w++) this.words[w] = Number.parseInt(this.tag.slice(8 * w, 8 * w + 8), 16) | 0;
   }
 
   /** A fresh nonce, never returned before within the remembered window. */
   next(): Bytes32 {
     const nonce = this.fresh();
     if (nonce.length !== 66) throw new InvariantError('nonce source returned a value that is not 32 bytes');
-    this.remember(nonce);
+    // the words fresh() wrote the text from (see `words`); a reuse is refused as remember() does
+    if (!this.recent.addWords(nonce, this.words)) throw new InvariantError(`nonce reused: ${nonce}`);
     return nonce;
   }
 
@@ -99,11 +108,17 @@ export class NonceSource {
       this.used = at + 32;
     }
     const text = this.text;
-    // a tag takes the first 8 bytes' place (16 hex digits, written once in the constructor)
-    for (let i = this.tag === '' ? 0 : 8, o = 2 + 2 * i; i < 32; i++, o += 2) {
-      const b = src[at + i]!;
-      text[o] = HEX_DIGIT[b >>> 4]!;
-      text[o + 1] = HEX_DIGIT[b & 15]!;
+    const words = this.words;
+    // a tag takes the first 8 bytes' place (16 hex digits and two words, written once in the constructor)
+    for (let i = this.tag === '' ? 0 : 8, o = 2 + 2 * i; i < 32; i += 4) {
+      let word = 0;
+      for (let k = 0; k < 4; k++, o += 2) {
+        const b = src[at + i + k]!;
+        text[o] = HEX_DIGIT[b >>> 4]!;
+        text[o + 1] = HEX_DIGIT[b & 15]!;
+        word = (word << 8) | b;
+      }
+      words[i >> 2] = word;
     }
     return text.toString('latin1', 0, 66) as Bytes32;
   }

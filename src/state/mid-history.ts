@@ -40,9 +40,12 @@ class Columns {
   readonly inc: Float64Array;
   n = 0;
   constructor(readonly cap: number) {
-    this.times = new Float64Array(cap);
-    this.mids = new Float64Array(cap);
-    this.inc = new Float64Array(cap);
+    // the three columns in one buffer: one allocation of memory outside the heap, not three (a
+    // market's history makes a new buffer every slack pushes)
+    const buf = new ArrayBuffer(cap * 24);
+    this.times = new Float64Array(buf, 0, cap);
+    this.mids = new Float64Array(buf, cap * 8, cap);
+    this.inc = new Float64Array(buf, cap * 16, cap);
   }
 
   append(ts: number, mid: number, inc: number): void {
@@ -203,9 +206,13 @@ export class MidHistory implements MidSeries {
       return next;
     }
     const out = new Columns(Math.max(1, max) + slackOf(max));
-    out.times.set(buf.times.subarray(end - keep, end));
-    out.mids.set(buf.mids.subarray(end - keep, end));
-    out.inc.set(buf.inc.subarray(end - keep, end));
+    // the kept window copied entry by entry (no subarray view per column)
+    const { times, mids, inc: incs } = buf;
+    for (let i = 0, j = end - keep; i < keep; i++, j++) {
+      out.times[i] = times[j]!;
+      out.mids[i] = mids[j]!;
+      out.inc[i] = incs[j]!;
+    }
     out.n = keep;
     out.append(sample.ts, sample.mid, inc);
     // the kept window's step back, at its new index (one before the window: none that counts)

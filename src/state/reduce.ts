@@ -15,6 +15,7 @@ import {
   emptyMarket,
   marketWith,
   marketWithBook,
+  marketWithDenials,
   marketWithEdge,
   marketWithOrders,
   marketWithTrade,
@@ -325,7 +326,7 @@ function reduceMarketEvent(m: MarketState, e: MarketEvent, lim: ReduceLimits): M
     case 'QuoteDenied': {
       const denials = new Map(m.denials);
       denials.set(e.reason, (denials.get(e.reason) ?? 0) + 1);
-      return marketWith(m, { denials });
+      return marketWithDenials(m, denials);
     }
     case 'OrderClosed':
       // the order's end reaches the store through the order manager (OrderCancelled / OrderGone)

@@ -99,3 +99,17 @@ test('a window larger than UP_FRONT grows to its capacity as it fills, then drop
 test('a capacity below one is refused', () => {
   assert.throws(() => new Bytes32Window(0), /at least one/);
 });
+
+test('addWords (a canonical key with its words given) answers and places as add does', () => {
+  const words = (key: string): number[] => Array.from({ length: 8 }, (_, w) => Number.parseInt(key.slice(2 + 8 * w, 10 + 8 * w), 16) | 0);
+  const hex = (i: number): string => '0x' + ((i * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(8);
+  const a = new Bytes32Window(64);
+  const b = new Bytes32Window(64);
+  for (let i = 0; i < 200; i++) {
+    const key = hex(i % 150);
+    const viaWords = b.addWords(key, words(key));
+    assert.equal(viaWords, a.add(key), key);
+    assert.equal(b.find(key), a.find(key), key);
+  }
+  for (let i = 0; i < 150; i++) assert.equal(b.has(hex(i)), a.has(hex(i)));
+});

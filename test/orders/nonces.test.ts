@@ -78,3 +78,30 @@ test('the window of nonces is allocated at the start: issuing past it retains no
   // a Set of the nonces' strings grew by ~1.3 MB until the window was full
   assert.ok(grown < 150_000, `retained ${grown} bytes more after ${3 * NONCE_MEMORY} nonces`);
 });
+
+test('every nonce issued is in the memory as its text reads (the words it was written from are its own): has() knows it, remember() refuses it', () => {
+  // the memory takes a fresh nonce's words from the bytes it was written from (Bytes32Window.addWords),
+  // not from its text: a word written wrong would leave has() and remember() blind to the nonce
+  // a xorshift byte stream (every byte value, high bits included: words that read negative as int32)
+  let x = 0x9e3779b9;
+  const bytes = (n: number): Uint8Array =>
+    Uint8Array.from({ length: n }, () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return x >>> 24;
+    });
+  const sources = [
+    new NonceSource(),
+    new NonceSource(undefined, undefined, 'fedcba9876543210'),
+    new NonceSource(1_000, bytes),
+    new NonceSource(1_000, bytes, '8000000000000001'),
+  ];
+  for (const src of sources) {
+    for (let i = 0; i < 300; i++) {
+      const n = src.next();
+      assert.equal(src.has(n), true, n);
+      assert.throws(() => src.remember(n), /nonce reused/, n);
+    }
+  }
+});
