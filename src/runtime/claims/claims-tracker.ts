@@ -30,13 +30,16 @@
  *
  * A claim made while the bot was down (the venue's auto-claim, a person in the web app) never shows
  * as a market leaving the claimable list: the next start never saw it claimable. So at start-up,
- * after the claimable read, the markets whose payout the books know and whose tokens they still hold
- * unclaimed (`unclaimed`) and which the venue does not list claimable are looked up in one paged read
- * of the wallet's portfolio (`readHoldings`, GET /portfolio/:address, at most HOLDINGS_READ_MAX rows);
- * a market the venue shows claimed (claimState `autoclaimed`, or tokens redeemed, and none held,
- * claimable or claiming) reaches the books through `onClaimed`, as if the bot had seen it. Nothing else
- * does: a market the venue does not show claimed stays held in the books (said once, at info). No read
- * at all when the books hold no such market. The same check, for that market alone (`marketId`), follows
+ * after the claimable read, every market whose tokens the books hold unclaimed, followed or not, and
+ * which the venue does not list claimable is looked up in one paged read of the wallet's portfolio
+ * (`readHoldings`, GET /portfolio/:address, at most HOLDINGS_READ_MAX rows): those whose payout the
+ * books know (`unclaimed`) and those whose payout they do not (`heldUnresolved`: a market the bot no
+ * longer follows resolved without it seeing). A market the venue shows claimed (claimState
+ * `autoclaimed`, or tokens redeemed, and none held, claimable or claiming) reaches the books through
+ * `onClaimed`, as if the bot had seen it; one whose payout the books do not know, only at the payout its
+ * market read states (`readPayout`, at most PAYOUT_READS_MAX a start; none stated or a failed read:
+ * nothing recorded, said at warn). Nothing else does: a market the venue does not show claimed stays
+ * held in the books (the resolved ones said once, at info). No read at all when the books hold no tokens. The same check, for that market alone (`marketId`), follows
  * a resolution with a position that the venue never showed claimable (claimed before the first read, or
  * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
  *
@@ -45,7 +48,7 @@
  *   bookmaker_claimable_total_usdc            Σ claimable, overdue included (total())
  *   bookmaker_claimable_overdue_markets       markets claimable past overdueAfterMs
  *   bookmaker_claimable_overdue_usdc          Σ of their claimable amounts
- *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio read)
+ *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio and market reads)
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
@@ -76,6 +79,18 @@ export interface ClaimsTrackerOptions {
   readonly maxTries?: number;
   /** markets whose payout the books know and whose tokens they hold unclaimed (read once, at start-up) */
   readonly unclaimed?: () => readonly Bytes32[];
+  /**
+   * markets whose tokens the books hold and whose payout they do not know (read once, at start-up):
+   * a resolution the bot never saw, in a market it no longer follows (released, unselected) or one
+   * that resolved while it was down
+   */
+  readonly heldUnresolved?: () => readonly Bytes32[];
+  /**
+   * one market's payout per YES share (1e-6 USDC) as the venue's market read states it (GET /markets/:id:
+   * resolved, outcome 0 or 1), or null when it states none: needed to record a claim the venue shows
+   * for a market whose payout the books do not know
+   */
+  readonly readPayout?: (marketId: Bytes32) => Promise<bigint | null>;
   /**
    * the wallet's portfolio, every page (GET /portfolio/:address), or one market's (`marketId`): read at
    * start-up when `unclaimed` gives markets, and for a market resolved with a position that the venue
@@ -159,6 +174,8 @@ export const RESOLVED_SEEN_MAX = 1_000;
 export const OVERDUE_AFTER_MS = 86_400_000;
 /** portfolio rows read at most at start-up to find claims made while the bot was down (20 pages of 500) */
 export const HOLDINGS_READ_MAX = 10_000;
+/** market reads at most at start-up for claims the venue shows in markets whose payout the books do not know */
+export const PAYOUT_READS_MAX = 100;
 /** the longest re-read pause while something is claimable */
 export const MAX_INTERVAL_MS = 900_000;
 /** overdue markets named in the report (the largest); the rest are counted and summed */
@@ -245,7 +262,7 @@ export class ClaimsTracker {
       });
       this.errorsCounter = new Counter({
         name: 'bookmaker_claimable_read_errors_total',
-        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address read',
+        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address and GET /markets/:id reads',
         registers: r,
       });
     } else {
@@ -265,16 +282,25 @@ export class ClaimsTracker {
 
   /**
    * The books' resolved-unclaimed markets (all of them at start-up; `only` one after a resolution the
-   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed).
+   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed). At
+   * start-up the markets whose tokens the books hold without knowing their payout (`heldUnresolved`:
+   * followed or not) are looked up in the same read; one the venue shows claimed reaches the books at
+   * the payout its market read states (`readPayout`), and only then.
    */
   private async claimedWhileDown(only?: Bytes32): Promise<void> {
     if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
     const ids = new Set<string>();
-    for (const id of this.o.unclaimed()) {
-      // claimable at the venue: the claimable reads follow it until it is claimed
-      if (!this.owns(id) || this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) continue;
-      if (only === undefined || id === only) ids.add(id);
-    }
+    /** of `ids`, the markets whose payout the books do not know */
+    const unresolved = new Set<string>();
+    // claimable at the venue: the claimable reads follow it until it is claimed
+    const skip = (id: Bytes32): boolean => !this.owns(id) || this.markets.get(id)?.state === 'claimable' || this.overdue.has(id);
+    for (const id of this.o.unclaimed()) if (!skip(id) && (only === undefined || id === only)) ids.add(id);
+    if (only === undefined && this.o.readPayout)
+      for (const id of this.o.heldUnresolved?.() ?? [])
+        if (!ids.has(id) && !skip(id)) {
+          ids.add(id);
+          unresolved.add(id);
+        }
     if (ids.size === 0) return;
     const rows = new Map<string, Holding[]>();
     let n = 0;
@@ -294,26 +320,44 @@ export class ClaimsTracker {
       this.errorsCounter?.inc();
       this.log.warn(
         { err: (e as Error).message, markets: ids.size },
-        `the portfolio could not be read: ${ids.size} resolved market(s) the books hold unclaimed are not checked ` +
+        `the portfolio could not be read: ${ids.size} market(s) the books hold tokens in are not checked ` +
           'for a claim made while the bot was down (until the next start)',
       );
       return;
     }
     const notShown: string[] = [];
+    /** shown claimed, payout unknown: not recorded (the market read states none, failed, or past PAYOUT_READS_MAX) */
+    const noPayout: string[] = [];
+    let payoutReads = 0;
     for (const id of ids) {
       const redeemed = claimedAtVenue(rows.get(id) ?? []);
       if (redeemed === null) {
-        notShown.push(id);
+        if (!unresolved.has(id)) notShown.push(id);
         continue;
+      }
+      let pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
+      if (unresolved.has(id) && pay === null) {
+        if (payoutReads++ >= PAYOUT_READS_MAX) {
+          noPayout.push(id);
+          continue;
+        }
+        pay = await this.payoutRead(id as Bytes32);
+        if (this.stopped) return;
+        // the feed may have told it meanwhile
+        pay ??= this.pending.get(id)?.payoutYes ?? null;
+        if (pay === null) {
+          noPayout.push(id);
+          continue;
+        }
       }
       this.seen(id);
       // a resolution the feed reported meanwhile is not read any further: it is claimed
-      const pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
       this.pending.delete(id);
       this.markets.set(id, emptyClaim(id, 'claimed', pay));
       this.log.info(
-        { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state },
-        `market ${id}: claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+        { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state, ...(unresolved.has(id) ? { payoutYes: micro(pay!) } : {}) },
+        `market ${id}: ${unresolved.has(id) ? `resolved (a YES share pays ${micro(pay!)} USDC, the market read) and ` : ''}` +
+          `claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
       this.o.onClaimed?.(id as Bytes32, pay);
@@ -323,7 +367,29 @@ export class ClaimsTracker {
         { markets: notShown.length, first: notShown.slice(0, 5) },
         `${notShown.length} resolved market(s) the books hold unclaimed: the venue shows none claimed; they stay held in the books`,
       );
+    if (noPayout.length > 0)
+      this.log.warn(
+        { markets: noPayout.length, first: noPayout.slice(0, 5) },
+        `${noPayout.length} market(s) the venue shows claimed whose payout the books do not know and the market read did not state ` +
+          '(no resolved outcome, a failed read, or more than ' +
+          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until the next start`,
+      );
     this.trimSettled();
+  }
+
+  /** The market read's payout per YES share; null when it states none or fails (counted). */
+  private async payoutRead(id: Bytes32): Promise<bigint | null> {
+    this.reads++;
+    try {
+      const pay = await this.o.readPayout!(id);
+      return pay !== null && pay >= 0n && pay <= ONE ? pay : null;
+    } catch (e) {
+      if (this.stopped) return null;
+      this.readErrors++;
+      this.errorsCounter?.inc();
+      this.log.warn({ market: id, err: (e as Error).message }, `market ${id}: its market read failed: a claim the venue shows is not recorded (until the next start)`);
+      return null;
+    }
   }
 
   /**

@@ -29,6 +29,7 @@ import { shardOwns } from '../../selection/shard.ts';
 import type { StateEvent } from '../../state/events.ts';
 import { selectMarketView } from '../../state/market-view.ts';
 import { ClaimsTracker } from '../claims/claims-tracker.ts';
+import { payoutOfOutcome } from '../../feeds/market-feed.ts';
 import { endedOrderNonce } from '../ended-order.ts';
 import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
@@ -373,6 +374,13 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
     read: () => client.portfolio.claimable(venue.trader),
     // start-up: claims made while the bot was down (the books' resolved-unclaimed markets the venue shows claimed)
     unclaimed: () => accountBooks.unclaimedResolved(),
+    // and the markets it holds tokens in without a payout, followed or not (a resolution it never saw)
+    heldUnresolved: () => [...new Set(accountBooks.positions().map((p) => p.marketId))].filter((id) => accountBooks.market(id)?.payoutYes === null),
+    readPayout: async (id) => {
+      const m = await client.markets.get(id);
+      const pay = payoutOfOutcome(m.status, m.outcome);
+      return pay === null ? null : BigInt(pay);
+    },
     readHoldings: (marketId) => client.portfolio.iterate(venue.trader, marketId ? { marketId, pageSize: 500 } : { kind: 'all', pageSize: 500 }),
     owns: (id) => shardOwns(id, c.cfg.selection.shard),
     clock,
