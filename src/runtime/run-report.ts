@@ -127,7 +127,7 @@ export interface RunReportClaims {
   /** settled resolved markets (claimed, nothing to claim) beyond the listed newest 500, counted only */
   readonly earlierSettled?: number;
   /**
-   * markets still claimable `afterHours` (24) after first read so (the venue did not claim them): not in `markets`,
+   * markets still claimable `afterHours` (24) after first seen so, restarts included (the venue did not claim them): not in `markets`,
    * their amounts in `totalClaimableUsdc`; the largest named (src/runtime/claims/claims-tracker.ts)
    */
   readonly overdue?: {
@@ -139,7 +139,7 @@ export interface RunReportClaims {
       readonly marketId: Bytes32;
       readonly claimableUsdc: string;
       readonly payoutYesUsdc: string | null;
-      /** when the bot first read it claimable (ISO time) */
+      /** when the bot first saw it claimable (ISO time; kept across restarts) */
       readonly claimableSince: string;
     }[];
   };

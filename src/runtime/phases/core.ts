@@ -30,6 +30,7 @@ import type { StateEvent } from '../../state/events.ts';
 import { selectMarketView } from '../../state/market-view.ts';
 import { ClaimsTracker } from '../claims/claims-tracker.ts';
 import { payoutOfOutcome } from '../../feeds/market-feed.ts';
+import { claimableSinceStore } from '../../ledger/claimable-since.ts';
 import { endedOrderNonce } from '../ended-order.ts';
 import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
@@ -386,6 +387,8 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
     clock,
     logger: c.o.logger,
     registry: c.metrics.registry,
+    // when each claimable market was first seen so, kept in the ledger across restarts (overdue 24 h after it)
+    store: claimableSinceStore(bookLedger.ledger, c.o.logger),
     onClaimed: (id, payoutYes) => {
       // the payout first (a market resolved while the bot was down has none in the books yet)
       const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;

@@ -441,7 +441,7 @@ test('a market nobody claims: re-reads back off to 15 min, overdue after 24 h it
   await settle();
   assert.deepEqual(claimed, [[A, 1_000_000n]]);
   const saidClaimed = lines().find((l) => l.msg.includes(`market ${A}: 4.000001 USDC no longer claimable (claimed, `));
-  assert.match(saidClaimed?.msg ?? '', /\(claimed, 2[45] h after first read claimable\)$/);
+  assert.match(saidClaimed?.msg ?? '', /\(claimed, 2[45] h after first seen claimable\)$/);
   const after = await gauges(registry);
   assert.equal(after.overdueMarkets, 1);
   assert.equal(after.total, 2);
