@@ -16,6 +16,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
 import type { RunMarketTrades, RunTrades } from '../account/run-figures.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
+import type { BooksClaimable } from './claims/books-claimable.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 
 export interface RunReportMarket {
@@ -122,6 +123,12 @@ export interface RunReportClaims {
     readonly claimableUsdc: string;
   }[];
   readonly totalClaimableUsdc: string;
+  /**
+   * what the books hold resolved and unclaimed (their word, not the venue's): markets and what claiming
+   * them pays (src/runtime/claims/books-claimable.ts: the figure of `bookmaker_books_claimable_usdc` and
+   * `bookmaker ledger summary`'s `claimable`)
+   */
+  readonly books?: { readonly markets: number; readonly claimableUsdc: string };
   readonly reads: number;
   readonly readErrors: number;
   /** settled resolved markets (claimed, nothing to claim) beyond the listed newest 500, counted only */
@@ -182,6 +189,8 @@ export interface RunReportInput {
   };
   /** the claims tracker's figures (absent in paper mode) */
   readonly claims?: ClaimsSnapshot;
+  /** the books' resolved-unclaimed markets (booksClaimable), shown in the claims block */
+  readonly booksClaimable?: BooksClaimable;
   /** the account's books' figures (src/account/account.ts), 1e-6 USDC */
   readonly account?: AccountFigures;
   /** the run's trading from the books (RunFigures.totals); absent: the rows' sum */
@@ -304,11 +313,11 @@ export function buildRunReport(i: RunReportInput): RunReport {
         }
       : { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
     ...(i.account ? { account: accountBlock(i.account) } : {}),
-    ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
+    ...(i.claims ? { claims: claimsBlock(i.claims, i.booksClaimable) } : {}),
   };
 }
 
-function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
+function claimsBlock(c: ClaimsSnapshot, books: BooksClaimable | undefined): RunReportClaims {
   return {
     markets: c.markets.map((m) => ({
       marketId: m.marketId,
@@ -320,6 +329,7 @@ function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
       claimableUsdc: micro(m.claimable),
     })),
     totalClaimableUsdc: micro(c.total),
+    ...(books ? { books: { markets: books.markets.length, claimableUsdc: micro(books.total) } } : {}),
     reads: c.reads,
     readErrors: c.readErrors,
     ...(c.earlierSettled > 0 ? { earlierSettled: c.earlierSettled } : {}),
@@ -413,12 +423,15 @@ export function formatRunReport(r: RunReport): string[] {
     }
   }
   const overdue = r.claims?.overdue;
-  if (r.claims && (r.claims.markets.length > 0 || overdue)) {
+  const books = r.claims?.books;
+  if (r.claims && (r.claims.markets.length > 0 || overdue || (books && books.markets > 0))) {
     const earlier = r.claims.earlierSettled ?? 0;
     const resolved = r.claims.markets.length + earlier + (overdue?.markets ?? 0);
     const failed = r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : '';
     lines.push(fit(`  after resolution: ${resolved} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${failed}`));
     if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
+    if (books && books.markets > 0)
+      lines.push(fit(`    the books: ${books.markets} resolved market(s) held unclaimed, ${usd(books.claimableUsdc)} USDC to claim (ledger summary: claimable)`));
     if (overdue) {
       const named = overdue.largest.length < overdue.markets ? `the largest ${overdue.largest.length}` : 'they are';
       const what = `${overdue.markets} market(s) claimable ${overdue.afterHours} h or more, not claimed by the venue`;
