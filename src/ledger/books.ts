@@ -20,7 +20,7 @@ import type { Bytes32 } from '../model/order.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
-import { booksClaimable } from '../runtime/claims/books-claimable.ts';
+import { booksClaimable } from '../account/books-claimable.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -166,12 +166,18 @@ export interface LedgerSummary {
   readonly positions: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: number }[];
   /**
    * the resolved markets whose tokens the books hold unclaimed, and what claiming them pays (USDC; payout
-   * per YES share in USDC, shares held): src/runtime/claims/books-claimable.ts, the one function of the
+   * per YES share in USDC, shares held): src/account/books-claimable.ts, the one function of the
    * run report's figure and `bookmaker_books_claimable_usdc`. Now, whatever `since` (`market`: that one)
    */
   readonly claimable: {
     readonly totalUsdc: number;
-    readonly markets: readonly { readonly marketId: string; readonly payoutYes: number; readonly yes: number; readonly no: number; readonly claimableUsdc: number }[];
+    readonly markets: readonly {
+      readonly marketId: string;
+      readonly payoutYes: number;
+      readonly yes: number;
+      readonly no: number;
+      readonly claimableUsdc: number;
+    }[];
   };
   /** USDC, since inception (whatever the filter): the account's figures at its last marks (src/account/account.ts figures), and the time of the last mark (null: none yet) */
   readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number; readonly markedAt: number | null };
@@ -320,7 +326,13 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     positions: account.positions().map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: shares(x.shares) })),
     claimable: {
       totalUsdc: usdc(f.market === undefined ? unclaimed.total : claimable.reduce((t, m) => t + m.claimable, 0n)),
-      markets: claimable.map((m) => ({ marketId: m.marketId, payoutYes: usdc(m.payoutYes), yes: shares(m.yes), no: shares(m.no), claimableUsdc: usdc(m.claimable) })),
+      markets: claimable.map((m) => ({
+        marketId: m.marketId,
+        payoutYes: usdc(m.payoutYes),
+        yes: shares(m.yes),
+        no: shares(m.no),
+        claimableUsdc: usdc(m.claimable),
+      })),
     },
     pnl: { realised: usdc(fig.realised), unrealised: usdc(fig.unrealised), total: usdc(fig.total), markedAt: fig.markedAt },
     foreign: { fills: foreign.n, volume: usdc(foreignVolume / 1_000_000n), fees: usdc(foreign.fees) },

@@ -1,5 +1,5 @@
 /**
- * The claims tracker's store (src/runtime/claims/claims-tracker.ts ClaimableStore) in the ledger: one
+ * The claims tracker's store (src/runtime/claims/claims-tracker.ts) in the ledger: one
  * row per market the venue lists claimable (table `claimable_since`), with when the bot first saw it
  * claimable and its payout per YES share. Written when a market is first seen claimable and deleted
  * when it is claimed (or no longer listed), so the table holds what the venue's claimable list holds,
@@ -15,8 +15,23 @@
  */
 import type { Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
-import type { ClaimableRecord, ClaimableStore } from '../runtime/claims/claims-tracker.ts';
 import type { Ledger } from './ledger.ts';
+
+/** What the store keeps of a claimable market. */
+export interface ClaimableRecord {
+  /** when the bot first saw it claimable (epoch ms) */
+  readonly since: number;
+  /** what one YES share pays, 1e-6 USDC; null when not known */
+  readonly payoutYes: bigint | null;
+}
+
+/** One row per market the venue lists claimable (the claims tracker's store); never throws (a failed read answers nothing). */
+export interface ClaimableStore {
+  all(): Map<string, ClaimableRecord>;
+  get(marketId: string): ClaimableRecord | null;
+  put(marketId: string, r: ClaimableRecord): void;
+  delete(marketId: string): void;
+}
 
 interface Row {
   market_id: string;
@@ -41,11 +56,7 @@ export function claimableSinceStore(ledger: Ledger, log: Logger): ClaimableStore
       f();
       failing = false;
     } catch (e) {
-      if (!failing)
-        log.warn(
-          { err: (e as Error).message },
-          `ledger: claimable market not ${what} (claimable_since): a restart may restart its overdue clock`,
-        );
+      if (!failing) log.warn({ err: (e as Error).message }, `ledger: claimable market not ${what} (claimable_since): a restart may restart its overdue clock`);
       failing = true;
     }
   };

@@ -16,7 +16,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
 import type { RunMarketTrades, RunTrades } from '../account/run-figures.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
-import type { BooksClaimable } from './claims/books-claimable.ts';
+import type { BooksClaimable } from '../account/books-claimable.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 
 export interface RunReportMarket {
@@ -125,7 +125,7 @@ export interface RunReportClaims {
   readonly totalClaimableUsdc: string;
   /**
    * what the books hold resolved and unclaimed (their word, not the venue's): markets and what claiming
-   * them pays (src/runtime/claims/books-claimable.ts: the figure of `bookmaker_books_claimable_usdc` and
+   * them pays (src/account/books-claimable.ts: the figure of `bookmaker_books_claimable_usdc` and
    * `bookmaker ledger summary`'s `claimable`)
    */
   readonly books?: { readonly markets: number; readonly claimableUsdc: string };
@@ -431,7 +431,9 @@ export function formatRunReport(r: RunReport): string[] {
     lines.push(fit(`  after resolution: ${resolved} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${failed}`));
     if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
     if (books && books.markets > 0)
-      lines.push(fit(`    the books: ${books.markets} resolved market(s) held unclaimed, ${usd(books.claimableUsdc)} USDC to claim (ledger summary: claimable)`));
+      lines.push(
+        fit(`    the books: ${books.markets} resolved market(s) held unclaimed, ${usd(books.claimableUsdc)} USDC to claim (ledger summary: claimable)`),
+      );
     if (overdue) {
       const named = overdue.largest.length < overdue.markets ? `the largest ${overdue.largest.length}` : 'they are';
       const what = `${overdue.markets} market(s) claimable ${overdue.afterHours} h or more, not claimed by the venue`;

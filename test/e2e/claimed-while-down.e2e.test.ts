@@ -8,7 +8,7 @@
  * that saw the claim (the first run's books, rebuilt from its ledger, with the same claim applied);
  * the cash they gained is what the venue paid into the collateral; the ledger, replayed after the
  * second run, says the same. Before the claim, the books' resolved-unclaimed figure is one function's
- * (src/runtime/claims/books-claimable.ts) in the run report, the gauge `bookmaker_books_claimable_usdc` and
+ * (src/account/books-claimable.ts) in the run report, the gauge `bookmaker_books_claimable_usdc` and
  * `ledger summary`'s `claimable`: 10 USDC each, what the venue lists claimable; 0 once claimed.
  * Before the fix the second run's books kept the 10 tokens as held (realised PnL right: the payout
  * was known) and the cash 10 USDC short (-4.8 instead of 5.2), and the balance read (0 held) raised
@@ -47,7 +47,7 @@ test('a claim made while the bot was down reaches the books at the next start, t
         30_000,
       );
       await waitFor('the books hold the payout', () => b1.kernel.account.market(m1l)?.payoutYes === 1_000_000, 20_000);
-      // the books' resolved-unclaimed figure, one function (src/runtime/claims/books-claimable.ts) in the run
+      // the books' resolved-unclaimed figure, one function (src/account/books-claimable.ts) in the run
       // report, the gauge and `ledger summary` (below): 10 USDC, what the venue lists claimable too
       const claims = b1.report('test', 0).claims!;
       assert.deepEqual(claims.books, { markets: 1, claimableUsdc: '10.000000' });

@@ -46,8 +46,9 @@
  * `onClaimed`, as if the bot had seen it; one whose payout the books do not know, only at the payout its
  * market read states (`readPayout`, at most PAYOUT_READS_MAX a start; none stated or a failed read:
  * nothing recorded, said at warn). Nothing else does: a market the venue does not show claimed stays
- * held in the books (the resolved ones said once, at info). No read at all when the books hold no tokens. The same check, for that market alone (`marketId`), follows
- * a resolution with a position that the venue never showed claimable (claimed before the first read, or
+ * held in the books (the resolved ones said once, at info). No read at all when the books hold no
+ * tokens. The same check, for that market alone (`marketId`), follows a resolution with a position
+ * that the venue never showed claimable (claimed before the first read, or
  * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
  *
  * Metrics (registered on `registry`):
@@ -62,9 +63,12 @@ import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
 import type { Claimable, Holding } from '../../exchange/client/portfolio.ts';
+import type { ClaimableRecord, ClaimableStore } from '../../ledger/claimable-since.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { micro } from '../../model/units.ts';
 import { summarizeClaimable, type ClaimableMarketSummary } from './claimable-summary.ts';
+
+export type { ClaimableRecord, ClaimableStore };
 
 export interface ClaimsTrackerOptions {
   /** one read of the venue's claimable positions for the bot's wallet */
@@ -111,22 +115,6 @@ export interface ClaimsTrackerOptions {
    * `claimable_since`, src/ledger/claimable-since.ts); default in memory (a restart starts them again)
    */
   readonly store?: ClaimableStore;
-}
-
-/** What the store keeps of a claimable market. */
-export interface ClaimableRecord {
-  /** when the bot first saw it claimable (epoch ms) */
-  readonly since: number;
-  /** what one YES share pays, 1e-6 USDC; null when not known */
-  readonly payoutYes: bigint | null;
-}
-
-/** One row per market the venue lists claimable; never throws (a failed read answers nothing). */
-export interface ClaimableStore {
-  all(): Map<string, ClaimableRecord>;
-  get(marketId: string): ClaimableRecord | null;
-  put(marketId: string, r: ClaimableRecord): void;
-  delete(marketId: string): void;
 }
 
 /** A store in memory: what a tracker without a ledger keeps (nothing across restarts). */
@@ -214,6 +202,8 @@ export const PAYOUT_READS_MAX = 100;
 export const MAX_INTERVAL_MS = 900_000;
 /** overdue markets named in the report (the largest): the only ones held in memory; the rest are counted and summed at every read */
 export const OVERDUE_LISTED_MAX = 20;
+/** markets remembered as having made a read now after a lower balance read (balanceBelowBooks) */
+const NUDGED_MAX = 1_000;
 /** overdue markets logged one line each per read; more in the same read are one summary line */
 const OVERDUE_LOGGED_MAX = 20;
 const usdcNumber = (v: bigint): number => Number(v) / 1e6;
@@ -250,6 +240,8 @@ export class ClaimsTracker {
   private overdueLargest: readonly OverdueMarket[] = [];
   /** a read has been applied (the first one settles an earlier process's rows) */
   private applied = false;
+  /** markets whose lower balance read made a read now (balanceBelowBooks): once each until claimed */
+  private readonly nudged = new Set<string>();
   /** reads in a row that changed nothing (the re-read pause doubles with each) */
   private quietReads = 0;
   private readonly perMarket: Gauge<'market'> | null;
@@ -429,7 +421,10 @@ export class ClaimsTracker {
       if (this.stopped) return null;
       this.readErrors++;
       this.errorsCounter?.inc();
-      this.log.warn({ market: id, err: (e as Error).message }, `market ${id}: its market read failed: a claim the venue shows is not recorded (until the next start)`);
+      this.log.warn(
+        { market: id, err: (e as Error).message },
+        `market ${id}: its market read failed: a claim the venue shows is not recorded (until the next start)`,
+      );
       return null;
     }
   }
@@ -458,6 +453,25 @@ export class ClaimsTracker {
     this.pending.set(id, { payoutYes: pay, tries: 0 });
     this.markets.set(id, emptyClaim(id, 'pending', pay));
     this.log.info({ market: id, payoutYes: pay === null ? null : micro(pay) }, `market ${id} resolved with a position held: reading what is claimable`);
+    void this.readNow();
+  }
+
+  /**
+   * A balance read shows fewer of this market's tokens than the books hold. When the market is one the
+   * tracker knows resolved (claimable, overdue, or read after its resolution), that is most likely a claim:
+   * the claimable list is read now, once per market, rather than at the next re-read (60 s to 15 min),
+   * so the books hear of the claim and the read stops differing from them (books-drift) within a read.
+   * Anything else (an unresolved market: a fill the books have not had yet) is not the tracker's.
+   */
+  balanceBelowBooks(id: Bytes32): void {
+    if (this.stopped || !this.owns(id) || this.nudged.has(id)) return;
+    const m = this.markets.get(id);
+    if (m?.state !== 'claimable' && !this.pending.has(id) && this.store.get(id) === null) return;
+    this.nudged.add(id);
+    // bounded: a market leaves it when its claim is seen; the oldest go past the bound
+    if (this.nudged.size > NUDGED_MAX) this.nudged.delete(this.nudged.values().next().value!);
+    this.log.info({ market: id }, `market ${id}: a balance read shows fewer tokens than the books hold: reading what is claimable now (a claim?)`);
+    this.quietReads = 0;
     void this.readNow();
   }
 
@@ -628,6 +642,7 @@ export class ClaimsTracker {
       if (prev && prev.claimable === m.claimable && prev.state === next.state) continue;
       changed = true;
       if (next.state === 'claimed') {
+        this.nudged.delete(id);
         // listed with nothing left to claim: claimed all the same
         this.log.info({ market: id, claimedUsdc: micro(prev!.claimable) }, `market ${id}: ${micro(prev!.claimable)} USDC no longer claimable (claimed)`);
         this.o.onClaimed?.(id as Bytes32, payoutYes);
@@ -652,6 +667,7 @@ export class ClaimsTracker {
       changed = true;
       this.markets.set(id, { ...m, state: 'claimed', claimable: 0n });
       this.claimableSince.delete(id);
+      this.nudged.delete(id);
       this.store.delete(id);
       this.setGauge(id, 0n);
       this.log.info({ market: id, claimedUsdc: micro(m.claimable) }, `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed)`);
@@ -661,6 +677,7 @@ export class ClaimsTracker {
     for (const [id, rec] of stored) {
       if (seen.has(id)) continue;
       this.store.delete(id);
+      this.nudged.delete(id);
       const m = this.markets.get(id);
       if (m?.state === 'claimed' || m?.state === 'nothing-to-claim') continue; // said above
       // an earlier process's row the first read no longer lists: claimed while the bot was down, or no

@@ -89,6 +89,8 @@ export function corePhase(
   const { bookLedger, accountBooks } = l;
   const refusals = new RefusalLog(c.o.logger, cfg.health.logIntervalMs);
   const startedAt = clock.now();
+  /** the claims tracker, once made (below): the books-drift hook tells it of a balance read below the books */
+  let claimsLate: ClaimsTracker | null = null;
   const wireMeter = new TickToWireMeter({
     tickToWire: (sec) => metrics.tickToWire.observe(sec),
     tickToCancel: (sec) => metrics.tickToWireCancel.observe(sec),
@@ -151,8 +153,10 @@ export function corePhase(
       // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
       heldPause: operator.heldPause,
       initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
-      onDrift: (_marketId, drifts) => {
+      onDrift: (marketId, drifts) => {
         for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+        // fewer tokens than the books hold in a resolved market: most likely a claim; the tracker reads now
+        if (drifts.some((x) => x.venue < x.books)) claimsLate?.balanceBelowBooks(marketId);
       },
       onKillLatched: bookLedger.latchKill,
       onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
@@ -224,6 +228,7 @@ export function corePhase(
   });
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
+  claimsLate = claims;
   if (claims) life.add(() => claims.stop());
   const held = new HeldForeignFills(bookLedger);
   // a start that ends before its checks (any other failure, a stop) writes what was held, before the ledger

@@ -4,7 +4,7 @@
  * account's figures and claims.
  */
 import { marketAttribution } from '../../state/edge-view.ts';
-import { booksClaimable } from '../claims/books-claimable.ts';
+import { booksClaimable } from '../../account/books-claimable.ts';
 import { rotationReport } from '../retired-rows.ts';
 import { buildRunReport, type RunReport } from '../run-report.ts';
 import type { CorePhase } from './core.ts';

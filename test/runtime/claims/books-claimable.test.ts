@@ -1,5 +1,5 @@
 /**
- * The books' resolved-unclaimed markets and what claiming them pays (src/runtime/claims/books-claimable.ts):
+ * The books' resolved-unclaimed markets and what claiming them pays (src/account/books-claimable.ts):
  * the one function behind `bookmaker ledger summary`'s `claimable`, the run report's `the books:` line and
  * the gauge `bookmaker_books_claimable_usdc`. Checked to the unit: each market's amount is what its claim
  * adds to the books' cash; `ledger summary` (text and JSON) shows the same figure as the function over the
@@ -14,7 +14,7 @@ import type { Clock } from '../../../src/core/clock.ts';
 import { accountFromLedger, ledgerSummary } from '../../../src/ledger/books.ts';
 import { openLedger, type LedgerFill } from '../../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../../src/model/order.ts';
-import { booksClaimable, claimPayout } from '../../../src/runtime/claims/books-claimable.ts';
+import { booksClaimable, claimPayout } from '../../../src/account/books-claimable.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
 import { STOPPED_RUN } from '../../support/run-report.ts';
 import { withTmpLedger } from '../../ledger/tmp-ledger.ts';
@@ -129,5 +129,4 @@ test('`ledger summary` claimable and the run report show the function’s figure
     } finally {
       l.close();
     }
-  }),
-);
+  }));

@@ -200,7 +200,7 @@ test('a resolution with a position the venue never showed claimable: that market
   k.t.stop();
 });
 
-test('start-up: a market held without a payout (no longer followed) the venue shows claimed reaches the books at its market read\'s payout', async () => {
+test("start-up: a market held without a payout (no longer followed) the venue shows claimed reaches the books at its market read's payout", async () => {
   const k = tracker({
     unclaimed: [A],
     heldUnresolved: [B, C, D, E],

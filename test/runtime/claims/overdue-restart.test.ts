@@ -66,7 +66,14 @@ function venue(payout = 1_000_000n): { list: Map<Bytes32, bigint>; read: () => P
     read: async (): Promise<Claimable> => {
       const ids = [...v.list.keys()];
       return {
-        positions: ids.map((id) => ({ marketId: id, outcomeIndex: 1 as const, outcomeName: 'Yes', tokenAddress: TOKEN, balance: v.list.get(id)!, claimableAmount: v.list.get(id)! })),
+        positions: ids.map((id) => ({
+          marketId: id,
+          outcomeIndex: 1 as const,
+          outcomeName: 'Yes',
+          tokenAddress: TOKEN,
+          balance: v.list.get(id)!,
+          claimableAmount: v.list.get(id)!,
+        })),
         markets: ids.map((id) => ({ id, outcomeTokens: [TOKEN, TOKEN], outcomeNames: ['No', 'Yes'], payouts: [1_000_000n - payout, payout] })),
         totalClaimable: [...v.list.values()].reduce((a, b) => a + b, 0n),
       };
@@ -176,7 +183,15 @@ test(
     const overdueGauge = (await registry.getMetricsAsJSON()).find((m) => m.name === 'bookmaker_claimable_overdue_usdc')!.values[0]!.value;
     assert.equal(overdueGauge, 2);
     assert.deepEqual(p2.claimed, [], "B's claim is not recorded from its absence (the portfolio check records what the venue states)");
-    assert.deepEqual([...claimableSinceStore(p2.ledger, createLogger({ level: 'silent' })).all().keys()], [A], "B's row is gone");
+    assert.deepEqual(
+      [
+        ...claimableSinceStore(p2.ledger, createLogger({ level: 'silent' }))
+          .all()
+          .keys(),
+      ],
+      [A],
+      "B's row is gone",
+    );
     // later reads: nothing said again
     c2.step();
     await settle();

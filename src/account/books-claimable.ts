@@ -11,9 +11,9 @@
  * resolution the books hold; they differ while a claim the bot has not seen yet is pending (the
  * venue's list no longer shows it, the books still hold it: docs/running-for-weeks.md).
  */
-import type { Account } from '../../account/account.ts';
-import type { Bytes32 } from '../../model/order.ts';
-import { ONE, notionalFloor } from '../../model/units.ts';
+import type { Account } from './account.ts';
+import type { Bytes32 } from '../model/order.ts';
+import { ONE, notionalFloor } from '../model/units.ts';
 
 export interface BooksClaimableMarket {
   readonly marketId: Bytes32;
