@@ -240,6 +240,8 @@ export class ClaimsTracker {
   private overdueLargest: readonly OverdueMarket[] = [];
   /** a read has been applied (the first one settles an earlier process's rows) */
   private applied = false;
+  /** when the last read was applied (epoch ms) */
+  private lastApplyAt = 0;
   /** markets whose lower balance read made a read now (balanceBelowBooks): once each until claimed */
   private readonly nudged = new Set<string>();
   /** reads in a row that changed nothing (the re-read pause doubles with each) */
@@ -583,6 +585,10 @@ export class ClaimsTracker {
     const after = this.o.overdueAfterMs ?? OVERDUE_AFTER_MS;
     const first = !this.applied;
     this.applied = true;
+    /** Σ now of the markets already overdue at the last read: an amount the venue moved is a change */
+    let stillOverdue = 0n;
+    const overdueBefore = this.lastApplyAt - after;
+    this.lastApplyAt = at;
     // every market listed claimable before, by this process or an earlier one (one read of the store)
     const stored = this.store.all();
     const seen = new Set<string>();
@@ -590,6 +596,7 @@ export class ClaimsTracker {
     /** overdue markets this process had not said yet (an earlier process's, at its first read) */
     const newlyOverdue: OverdueMarket[] = [];
     let changed = false;
+    let overdueGone = false;
     for (const m of now) {
       const id = m.marketId;
       const prev = this.markets.get(id);
@@ -603,6 +610,7 @@ export class ClaimsTracker {
           const o: OverdueMarket = { marketId: id, claimable: m.claimable, payoutYes: m.payoutYes ?? rec.payoutYes, claimableSince: rec.since };
           overdue.push(o);
           if (first) newlyOverdue.push(o);
+          else if (rec.since <= overdueBefore) stillOverdue += m.claimable;
           // a resolution the feed reported meanwhile: it is claimable, and overdue
           this.pending.delete(id);
           if (prev) this.markets.delete(id);
@@ -684,6 +692,7 @@ export class ClaimsTracker {
       // longer claimable; the portfolio check records a claim only when the venue states one
       if (first) continue;
       changed = true;
+      overdueGone = true;
       this.earlierSettled++;
       const hours = Math.round((at - rec.since) / 3_600_000);
       // its amount as the last read showed it, when it is one of the largest held (the others: the read's, gone)
@@ -713,7 +722,8 @@ export class ClaimsTracker {
     this.sayOverdue(newlyOverdue, at);
     let sum = 0n;
     for (const o of overdue) sum += o.claimable;
-    if (sum !== this.overdueSum || overdue.length !== this.overdueMarkets) changed = true;
+    // (a market newly overdue is no change: the venue's list is the same)
+    if (!first && !overdueGone && stillOverdue !== this.overdueSum) changed = true;
     this.overdueMarkets = overdue.length;
     this.overdueSum = sum;
     this.overdueLargest = overdue
