@@ -21,6 +21,7 @@ import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
 import { orderEnds, type OrderEnds } from './order-ends.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
+import { booksClaimable } from '../account/books-claimable.ts';
 
 export interface Filter {
   /** ms since the epoch, inclusive */
@@ -166,6 +167,21 @@ export interface LedgerSummary {
   readonly cashUsdc: number;
   /** every non-zero holding the books hold (resolved-unclaimed included), shares */
   readonly positions: readonly { readonly marketId: string; readonly outcomeIndex: 0 | 1; readonly shares: number }[];
+  /**
+   * the resolved markets whose tokens the books hold unclaimed, and what claiming them pays (USDC; payout
+   * per YES share in USDC, shares held): src/account/books-claimable.ts, the one function of the
+   * run report's figure and `bookmaker_books_claimable_usdc`. Now, whatever `since` (`market`: that one)
+   */
+  readonly claimable: {
+    readonly totalUsdc: number;
+    readonly markets: readonly {
+      readonly marketId: string;
+      readonly payoutYes: number;
+      readonly yes: number;
+      readonly no: number;
+      readonly claimableUsdc: number;
+    }[];
+  };
   /** USDC, since inception (whatever the filter): the account's figures at its last marks (src/account/account.ts figures), and the time of the last mark (null: none yet) */
   readonly pnl: { readonly realised: number; readonly unrealised: number; readonly total: number; readonly markedAt: number | null };
   /** fills of orders this bookmaker did not place (a person, another instance on the wallet), counted in every figure above */
@@ -295,6 +311,8 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     fees: number;
   }[];
   const b = ledger.baseline();
+  const unclaimed = booksClaimable(account);
+  const claimable = unclaimed.markets.filter((m) => f.market === undefined || m.marketId === f.market);
   return {
     fills,
     volume: usdc(volume),
@@ -310,6 +328,16 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     markets: books.length,
     cashUsdc: usdc(fig.cash),
     positions: account.positions().map((x) => ({ marketId: x.marketId, outcomeIndex: x.outcomeIndex, shares: shares(x.shares) })),
+    claimable: {
+      totalUsdc: usdc(f.market === undefined ? unclaimed.total : claimable.reduce((t, m) => t + m.claimable, 0n)),
+      markets: claimable.map((m) => ({
+        marketId: m.marketId,
+        payoutYes: usdc(m.payoutYes),
+        yes: shares(m.yes),
+        no: shares(m.no),
+        claimableUsdc: usdc(m.claimable),
+      })),
+    },
     pnl: { realised: usdc(fig.realised), unrealised: usdc(fig.unrealised), total: usdc(fig.total), markedAt: fig.markedAt },
     foreign: { fills: foreign.n, volume: usdc(foreignVolume / 1_000_000n), fees: usdc(foreign.fees) },
     feesBySource: { venue: usdc(bySource.find((x) => x.s === 'venue')?.fees ?? 0), model: usdc(bySource.find((x) => x.s === 'model')?.fees ?? 0) },

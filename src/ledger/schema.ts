@@ -227,6 +227,20 @@ CREATE TABLE IF NOT EXISTS toxicity_pool (
 );
 `;
 
+/**
+ * The claims tracker's claimable markets (src/ledger/claimable-since.ts): per market the venue lists
+ * claimable, when this bot first saw it so and its payout, so a restart keeps the overdue clock (24 h
+ * since first seen, not since the process started) and the overdue markets need no record in memory.
+ * Created on every writable open like the checkpoints (an older bookmaker ignores it).
+ */
+export const CLAIMABLE_TABLE = `
+CREATE TABLE IF NOT EXISTS claimable_since (
+  market_id  TEXT PRIMARY KEY,
+  since      INTEGER NOT NULL,
+  payout_yes INTEGER
+);
+`;
+
 /** How many of INDEXES the file lacks (0 on a new file: it has no tables yet). */
 export function missingIndexes(db: Database.Database): number {
   const names = [...INDEXES.matchAll(/CREATE INDEX IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
@@ -251,4 +265,5 @@ export function migrate(db: Database.Database): void {
   db.exec(INDEXES);
   db.exec(CHECKPOINT_TABLE);
   db.exec(TOXICITY_POOL_TABLE);
+  db.exec(CLAIMABLE_TABLE);
 }

@@ -24,6 +24,7 @@ import type { Clock } from '../core/clock.ts';
 import type { StoreState } from '../state/market-state.ts';
 import { marketPnl, reservedCollateral } from '../state/market-view.ts';
 import type { Account } from '../account/account.ts';
+import { booksClaimable } from '../account/books-claimable.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { OWN_ORDERS_READ_KINDS } from '../feeds/own-orders-feed.ts';
 import { registerEdgeMetrics } from './edge-metrics.ts';
@@ -269,6 +270,13 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
     'account_volume_usdc',
     'Traded notional in the books since inception, USDC, every market (released ones included): `ledger summary` volume',
     () => (books ? Number(books.figures().volume) / MICRO : undefined),
+  );
+  // the books' word beside the venue's claimable list (bookmaker_claimable_total_usdc): the run report's
+  // and `ledger summary`'s figure, one function (src/account/books-claimable.ts)
+  d.readGauge(
+    'books_claimable_usdc',
+    'USDC the books hold resolved and unclaimed (the payout of the tokens held): the run report and `ledger summary` claimable',
+    () => (books ? Number(booksClaimable(books).total) / MICRO : undefined),
   );
   d.readGauge('books_late_fills', "Fills older than a market's kept history (beyond the re-ordering window) applied out of venue order", () => books?.late);
   d.readGauge('books_drift_markets', 'Markets whose last balance read differs from the books (tokens held per market and outcome)', () =>

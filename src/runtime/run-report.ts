@@ -16,6 +16,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { HealthState, MarketTimeReport, ProcessState } from '../health/health-model.ts';
 import type { RunMarketTrades, RunTrades } from '../account/run-figures.ts';
 import type { MarketAttribution } from '../state/edge-view.ts';
+import type { BooksClaimable } from '../account/books-claimable.ts';
 import type { ClaimsSnapshot } from './claims/claims-tracker.ts';
 import { orderEndsText, type OrderEnds } from '../ledger/order-ends.ts';
 
@@ -128,12 +129,18 @@ export interface RunReportClaims {
     readonly claimableUsdc: string;
   }[];
   readonly totalClaimableUsdc: string;
+  /**
+   * what the books hold resolved and unclaimed (their word, not the venue's): markets and what claiming
+   * them pays (src/account/books-claimable.ts: the figure of `bookmaker_books_claimable_usdc` and
+   * `bookmaker ledger summary`'s `claimable`)
+   */
+  readonly books?: { readonly markets: number; readonly claimableUsdc: string };
   readonly reads: number;
   readonly readErrors: number;
   /** settled resolved markets (claimed, nothing to claim) beyond the listed newest 500, counted only */
   readonly earlierSettled?: number;
   /**
-   * markets still claimable `afterHours` (24) after first read so (the venue did not claim them): not in `markets`,
+   * markets still claimable `afterHours` (24) after first seen so, restarts included (the venue did not claim them): not in `markets`,
    * their amounts in `totalClaimableUsdc`; the largest named (src/runtime/claims/claims-tracker.ts)
    */
   readonly overdue?: {
@@ -145,7 +152,7 @@ export interface RunReportClaims {
       readonly marketId: Bytes32;
       readonly claimableUsdc: string;
       readonly payoutYesUsdc: string | null;
-      /** when the bot first read it claimable (ISO time) */
+      /** when the bot first saw it claimable (ISO time; kept across restarts) */
       readonly claimableSince: string;
     }[];
   };
@@ -188,6 +195,8 @@ export interface RunReportInput {
   };
   /** the claims tracker's figures (absent in paper mode) */
   readonly claims?: ClaimsSnapshot;
+  /** the books' resolved-unclaimed markets (booksClaimable), shown in the claims block */
+  readonly booksClaimable?: BooksClaimable;
   /** the account's books' figures (src/account/account.ts), 1e-6 USDC */
   readonly account?: AccountFigures;
   /** the run's trading from the books (RunFigures.totals); absent: the rows' sum */
@@ -312,12 +321,12 @@ export function buildRunReport(i: RunReportInput): RunReport {
         }
       : { fills, volumeUsdc: micro(volume), feesUsdc: micro(fees), realisedPnlUsdc: micro(realised), unrealisedPnlUsdc: micro(unrealised) },
     ...(i.account ? { account: accountBlock(i.account) } : {}),
-    ...(i.claims ? { claims: claimsBlock(i.claims) } : {}),
+    ...(i.claims ? { claims: claimsBlock(i.claims, i.booksClaimable) } : {}),
     ...(i.orders ? { orders: i.orders } : {}),
   };
 }
 
-function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
+function claimsBlock(c: ClaimsSnapshot, books: BooksClaimable | undefined): RunReportClaims {
   return {
     markets: c.markets.map((m) => ({
       marketId: m.marketId,
@@ -329,6 +338,7 @@ function claimsBlock(c: ClaimsSnapshot): RunReportClaims {
       claimableUsdc: micro(m.claimable),
     })),
     totalClaimableUsdc: micro(c.total),
+    ...(books ? { books: { markets: books.markets.length, claimableUsdc: micro(books.total) } } : {}),
     reads: c.reads,
     readErrors: c.readErrors,
     ...(c.earlierSettled > 0 ? { earlierSettled: c.earlierSettled } : {}),
@@ -426,12 +436,17 @@ export function formatRunReport(r: RunReport): string[] {
     }
   }
   const overdue = r.claims?.overdue;
-  if (r.claims && (r.claims.markets.length > 0 || overdue)) {
+  const books = r.claims?.books;
+  if (r.claims && (r.claims.markets.length > 0 || overdue || (books && books.markets > 0))) {
     const earlier = r.claims.earlierSettled ?? 0;
     const resolved = r.claims.markets.length + earlier + (overdue?.markets ?? 0);
     const failed = r.claims.readErrors ? ` (${r.claims.readErrors} failed reads)` : '';
     lines.push(fit(`  after resolution: ${resolved} market(s) resolved, ${usd(r.claims.totalClaimableUsdc)} USDC claimable${failed}`));
     if (earlier > 0) lines.push(fit(`    (${earlier} earlier settled market(s), claimed or with nothing to claim, not listed)`));
+    if (books && books.markets > 0)
+      lines.push(
+        fit(`    the books: ${books.markets} resolved market(s) held unclaimed, ${usd(books.claimableUsdc)} USDC to claim (ledger summary: claimable)`),
+      );
     if (overdue) {
       const named = overdue.largest.length < overdue.markets ? `the largest ${overdue.largest.length}` : 'they are';
       const what = `${overdue.markets} market(s) claimable ${overdue.afterHours} h or more, not claimed by the venue`;

@@ -79,6 +79,17 @@ interface Figures {
   gaugeTotal: number;
 }
 
+/**
+ * The tracker's store as the bot has it, on a tree that keeps one (src/ledger/claimable-since.ts): the
+ * ledger's `claimable_since` table, here of an in-memory ledger (SQLite's memory, not the JS heap's).
+ */
+async function ledgerStore(root: string, imp: (p: string) => Promise<any>, clock: unknown, logger: unknown): Promise<{ store?: unknown }> {
+  if (!existsSync(resolve(root, 'src/ledger/claimable-since.ts'))) return {};
+  const { openLedger } = await imp('src/ledger/ledger.ts');
+  const { claimableSinceStore } = await imp('src/ledger/claimable-since.ts');
+  return { store: claimableSinceStore(openLedger({ path: ':memory:', clock }), logger) };
+}
+
 /** One month on the tree at `root`. */
 async function month(root: string): Promise<Figures> {
   const imp = (p: string) => import(pathToFileURL(resolve(root, p)).href);
@@ -118,7 +129,7 @@ async function month(root: string): Promise<Figures> {
     report(): unknown;
     stop(): void;
     heldMarketState: number;
-  } | null = new ClaimsTracker({ read, clock, logger, registry });
+  } | null = new ClaimsTracker({ read, clock, logger, registry, ...(await ledgerStore(root, imp, clock, logger)) });
   await tracker!.start();
   const end = T0 + DAYS * DAY;
   const step = (DAYS * DAY) / N;

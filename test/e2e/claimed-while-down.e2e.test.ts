@@ -7,7 +7,9 @@
  * claim. To the unit: its books (every figure, every market's, the positions) equal those of a bot
  * that saw the claim (the first run's books, rebuilt from its ledger, with the same claim applied);
  * the cash they gained is what the venue paid into the collateral; the ledger, replayed after the
- * second run, says the same.
+ * second run, says the same. Before the claim, the books' resolved-unclaimed figure is one function's
+ * (src/account/books-claimable.ts) in the run report, the gauge `bookmaker_books_claimable_usdc` and
+ * `ledger summary`'s `claimable`: 10 USDC each, what the venue lists claimable; 0 once claimed.
  * Before the fix the second run's books kept the 10 tokens as held (realised PnL right: the payout
  * was known) and the cash 10 USDC short (-4.8 instead of 5.2), and the balance read (0 held) raised
  * `books-drift` past the grace (bookmaker_books_drift_markets 1, /readyz not ready) that nothing cleared.
@@ -18,7 +20,8 @@ import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, yesTerms } from './harness.ts';
+import { freePort } from '../support/net.ts';
+import { ledgerConfig, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, setBook, startTestBot, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 
 const S = 1_000_000;
@@ -29,7 +32,7 @@ test('a claim made while the bot was down reaches the books at the next start, t
     const m1l = m1.toLowerCase() as Bytes32;
     await setBook(h, m1, 460_000, 540_000);
     await setBook(h, m2, 460_000, 540_000);
-    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger));
+    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger), { metricsPort: await freePort() });
     let bot2: Bot | null = null;
     try {
       const b1 = bot;
@@ -44,11 +47,19 @@ test('a claim made while the bot was down reaches the books at the next start, t
         30_000,
       );
       await waitFor('the books hold the payout', () => b1.kernel.account.market(m1l)?.payoutYes === 1_000_000, 20_000);
+      // the books' resolved-unclaimed figure, one function (src/account/books-claimable.ts) in the run
+      // report, the gauge and `ledger summary` (below): 10 USDC, what the venue lists claimable too
+      const claims = b1.report('test', 0).claims!;
+      assert.deepEqual(claims.books, { markets: 1, claimableUsdc: '10.000000' });
+      assert.equal(claims.totalClaimableUsdc, '10.000000', "the venue's word agrees");
+      assert.equal(metricValue(await scrapeMetrics(b1), 'bookmaker_books_claimable_usdc'), 10);
       assert.equal(await b1.stop(), 0);
       bot = null;
 
       // what a bot that stayed up and saw the claim holds: the first run's books with the claim applied
       const ref = readLedgerFile(ledger, (l) => accountFromLedger(l));
+      const unclaimed = readLedgerFile(ledger, (l) => ledgerSummary(l).claimable);
+      assert.deepEqual(unclaimed, { totalUsdc: 10, markets: [{ marketId: m1l, payoutYes: 1, yes: 10, no: 0, claimableUsdc: 10 }] });
       assert.deepEqual(ref.unclaimedResolved(), [m1l]);
       const cashBefore = ref.figures().cash;
       ref.claimed(m1l);
@@ -91,6 +102,7 @@ test('a claim made while the bot was down reaches the books at the next start, t
       assert.deepEqual(replayed.account.market(m1l), ref.market(m1l));
       assert.equal(replayed.summary.cashUsdc, Number(want.cash) / 1e6);
       assert.ok(!replayed.summary.positions.some((p) => p.marketId === m1l));
+      assert.deepEqual(replayed.summary.claimable, { totalUsdc: 0, markets: [] }, 'claimed: nothing left to claim');
     } finally {
       await bot?.stop();
       await bot2?.stop();

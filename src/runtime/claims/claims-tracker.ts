@@ -20,24 +20,35 @@
  * read is logged, counted and retried (a 4xx refusal other than 408/429 is said once and not retried
  * until the next resolution); it never throws into the bot.
  *
- * A market still claimable `overdueAfterMs` (24 h) after this process first read it so is overdue:
- * the venue's auto-claim did not take it. It is logged at warn once (market, amount, "claim it"),
- * leaves the per-market list and its `bookmaker_claimable_usdc` series, and is kept as a small record
- * (amount, payout, since when) so that its claim still reaches the books (`onClaimed`) and every total
- * still counts it: `total()`, `bookmaker_claimable_total_usdc`, the run report (which names the largest
- * overdue markets) and `bookmaker_claimable_overdue_{markets,usdc}`. So a month of markets nobody
- * claims costs a small record each, not a series, a report line and a full read a minute each.
+ * Every market the venue lists claimable has a row in `store` (the ledger's `claimable_since`,
+ * src/ledger/claimable-since.ts): when the bot first saw it claimable, by this process or an earlier
+ * one, and its payout. A market still claimable `overdueAfterMs` (24 h) after it was first seen so is
+ * overdue: the venue's auto-claim did not take it. It is logged at warn once a process (market, amount,
+ * "claim it"), leaves the per-market list and its `bookmaker_claimable_usdc` series, and is held in
+ * memory by no record at all: each read (the wallet's whole list) gives its amount, its row gives its
+ * payout and since when. So its claim (gone from the list) still reaches the books (`onClaimed`), and
+ * every total still counts it to the unit: `total()`, `bookmaker_claimable_total_usdc`, the run report
+ * and `bookmaker_claimable_overdue_{markets,usdc}`, summed at every read; the report names the
+ * OVERDUE_LISTED_MAX largest (the only overdue markets kept in memory between reads). So a month of
+ * markets nobody claims costs a ledger row each, not a series, a report line, a record in memory and a
+ * full read a minute each. An earlier process's row the first read does not list is removed without a
+ * claim recorded: a claim made while the bot was down is the portfolio check's (below), which records
+ * only what the venue states.
  *
  * A claim made while the bot was down (the venue's auto-claim, a person in the web app) never shows
  * as a market leaving the claimable list: the next start never saw it claimable. So at start-up,
- * after the claimable read, the markets whose payout the books know and whose tokens they still hold
- * unclaimed (`unclaimed`) and which the venue does not list claimable are looked up in one paged read
- * of the wallet's portfolio (`readHoldings`, GET /portfolio/:address, at most HOLDINGS_READ_MAX rows);
- * a market the venue shows claimed (claimState `autoclaimed`, or tokens redeemed, and none held,
- * claimable or claiming) reaches the books through `onClaimed`, as if the bot had seen it. Nothing else
- * does: a market the venue does not show claimed stays held in the books (said once, at info). No read
- * at all when the books hold no such market. The same check, for that market alone (`marketId`), follows
- * a resolution with a position that the venue never showed claimable (claimed before the first read, or
+ * after the claimable read, every market whose tokens the books hold unclaimed, followed or not, and
+ * which the venue does not list claimable is looked up in one paged read of the wallet's portfolio
+ * (`readHoldings`, GET /portfolio/:address, at most HOLDINGS_READ_MAX rows): those whose payout the
+ * books know (`unclaimed`) and those whose payout they do not (`heldUnresolved`: a market the bot no
+ * longer follows resolved without it seeing). A market the venue shows claimed (claimState
+ * `autoclaimed`, or tokens redeemed, and none held, claimable or claiming) reaches the books through
+ * `onClaimed`, as if the bot had seen it; one whose payout the books do not know, only at the payout its
+ * market read states (`readPayout`, at most PAYOUT_READS_MAX a start; none stated or a failed read:
+ * nothing recorded, said at warn). Nothing else does: a market the venue does not show claimed stays
+ * held in the books (the resolved ones said once, at info). No read at all when the books hold no
+ * tokens. The same check, for that market alone (`marketId`), follows a resolution with a position
+ * that the venue never showed claimable (claimed before the first read, or
  * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
  *
  * Metrics (registered on `registry`):
@@ -45,16 +56,19 @@
  *   bookmaker_claimable_total_usdc            Σ claimable, overdue included (total())
  *   bookmaker_claimable_overdue_markets       markets claimable past overdueAfterMs
  *   bookmaker_claimable_overdue_usdc          Σ of their claimable amounts
- *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio read)
+ *   bookmaker_claimable_read_errors_total     failed reads of the claimable endpoint (and of the start-up portfolio and market reads)
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Clock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import { VenueError } from '../../exchange/client/errors.ts';
 import type { Claimable, Holding } from '../../exchange/client/portfolio.ts';
+import type { ClaimableRecord, ClaimableStore } from '../../ledger/claimable-since.ts';
 import type { Bytes32 } from '../../model/order.ts';
 import { micro } from '../../model/units.ts';
 import { summarizeClaimable, type ClaimableMarketSummary } from './claimable-summary.ts';
+
+export type { ClaimableRecord, ClaimableStore };
 
 export interface ClaimsTrackerOptions {
   /** one read of the venue's claimable positions for the bot's wallet */
@@ -68,7 +82,7 @@ export interface ClaimsTrackerOptions {
   readonly intervalMs?: number;
   /** the longest re-read pause while something is claimable, reached by doubling over unchanged reads (default 900 000 ms) */
   readonly maxIntervalMs?: number;
-  /** claimable this long after this process first read it so: overdue (default 86 400 000 ms, 24 h) */
+  /** claimable this long after first seen so (by this process or an earlier one): overdue (default 86 400 000 ms, 24 h) */
   readonly overdueAfterMs?: number;
   /** first retry pause after a resolution or a failed read (default 2 000 ms, doubling) */
   readonly retryMs?: number;
@@ -77,6 +91,18 @@ export interface ClaimsTrackerOptions {
   /** markets whose payout the books know and whose tokens they hold unclaimed (read once, at start-up) */
   readonly unclaimed?: () => readonly Bytes32[];
   /**
+   * markets whose tokens the books hold and whose payout they do not know (read once, at start-up):
+   * a resolution the bot never saw, in a market it no longer follows (released, unselected) or one
+   * that resolved while it was down
+   */
+  readonly heldUnresolved?: () => readonly Bytes32[];
+  /**
+   * one market's payout per YES share (1e-6 USDC) as the venue's market read states it (GET /markets/:id:
+   * resolved, outcome 0 or 1), or null when it states none: needed to record a claim the venue shows
+   * for a market whose payout the books do not know
+   */
+  readonly readPayout?: (marketId: Bytes32) => Promise<bigint | null>;
+  /**
    * the wallet's portfolio, every page (GET /portfolio/:address), or one market's (`marketId`): read at
    * start-up when `unclaimed` gives markets, and for a market resolved with a position that the venue
    * never showed claimable
@@ -84,6 +110,17 @@ export interface ClaimsTrackerOptions {
   readonly readHoldings?: (marketId?: Bytes32) => AsyncIterable<Holding>;
   /** a market's claimable amount was claimed (it left the venue's list): the account's books redeem its tokens */
   readonly onClaimed?: (marketId: Bytes32, payoutYes: bigint | null) => void;
+  /**
+   * the claimable markets' first-seen times and payouts, kept across restarts (the runtime: the ledger's
+   * `claimable_since`, src/ledger/claimable-since.ts); default in memory (a restart starts them again)
+   */
+  readonly store?: ClaimableStore;
+}
+
+/** A store in memory: what a tracker without a ledger keeps (nothing across restarts). */
+export function memoryClaimableStore(): ClaimableStore {
+  const m = new Map<string, ClaimableRecord>();
+  return { all: () => new Map(m), get: (id) => m.get(id) ?? null, put: (id, r) => void m.set(id, r), delete: (id) => void m.delete(id) };
 }
 
 export type ClaimState = 'claimable' | 'claimed' | 'nothing-to-claim' | 'pending';
@@ -123,14 +160,14 @@ export interface ClaimsSnapshot {
   };
 }
 
-/** A market claimable past overdueAfterMs: what the tracker keeps of it until it is claimed. */
+/** A market claimable past overdueAfterMs, as the last read showed it (the report names the largest). */
 export interface OverdueMarket {
   readonly marketId: Bytes32;
   /** claimable now, 1e-6 USDC */
   readonly claimable: bigint;
   /** what one YES share pays, 1e-6 USDC; null when not known */
   readonly payoutYes: bigint | null;
-  /** when this process first read it claimable (epoch ms) */
+  /** when the bot first saw it claimable (epoch ms; kept across restarts) */
   readonly claimableSince: number;
 }
 
@@ -155,14 +192,18 @@ function emptyClaim(id: string, state: ClaimState, pay: bigint | null): ClaimsMa
 export const SETTLED_LISTED_MAX = 500;
 /** resolutions remembered so each market is handled once (oldest dropped; a market's feed stops with its retirement) */
 export const RESOLVED_SEEN_MAX = 1_000;
-/** claimable this long after first read so: overdue (the venue's auto-claim did not take it) */
+/** claimable this long after first seen so: overdue (the venue's auto-claim did not take it) */
 export const OVERDUE_AFTER_MS = 86_400_000;
 /** portfolio rows read at most at start-up to find claims made while the bot was down (20 pages of 500) */
 export const HOLDINGS_READ_MAX = 10_000;
+/** market reads at most at start-up for claims the venue shows in markets whose payout the books do not know */
+export const PAYOUT_READS_MAX = 100;
 /** the longest re-read pause while something is claimable */
 export const MAX_INTERVAL_MS = 900_000;
-/** overdue markets named in the report (the largest); the rest are counted and summed */
+/** overdue markets named in the report (the largest): the only ones held in memory; the rest are counted and summed at every read */
 export const OVERDUE_LISTED_MAX = 20;
+/** markets remembered as having made a read now after a lower balance read (balanceBelowBooks) */
+const NUDGED_MAX = 1_000;
 /** overdue markets logged one line each per read; more in the same read are one summary line */
 const OVERDUE_LOGGED_MAX = 20;
 const usdcNumber = (v: bigint): number => Number(v) / 1e6;
@@ -190,9 +231,19 @@ export class ClaimsTracker {
   private readonly markets = new Map<string, ClaimsMarket>();
   private readonly pending = new Map<string, Pending>();
   private readonly resolvedSeen = new Set<string>();
-  /** listed claimable markets: when this process first read each so (epoch ms) */
+  /** listed claimable markets: when each was first seen so (epoch ms) */
   private readonly claimableSince = new Map<string, number>();
-  private readonly overdue = new Map<string, OverdueMarket>();
+  private readonly store: ClaimableStore;
+  /** overdue markets at the last read: how many, their sum, the largest (OVERDUE_LISTED_MAX) */
+  private overdueMarkets = 0;
+  private overdueSum = 0n;
+  private overdueLargest: readonly OverdueMarket[] = [];
+  /** a read has been applied (the first one settles an earlier process's rows) */
+  private applied = false;
+  /** when the last read was applied (epoch ms) */
+  private lastApplyAt = 0;
+  /** markets whose lower balance read made a read now (balanceBelowBooks): once each until claimed */
+  private readonly nudged = new Set<string>();
   /** reads in a row that changed nothing (the re-read pause doubles with each) */
   private quietReads = 0;
   private readonly perMarket: Gauge<'market'> | null;
@@ -210,6 +261,7 @@ export class ClaimsTracker {
     this.o = o;
     this.log = o.logger.child({ component: 'claims' });
     this.owns = o.owns ?? (() => true);
+    this.store = o.store ?? memoryClaimableStore();
     if (o.registry) {
       const r = [o.registry];
       this.perMarket = new Gauge({
@@ -229,10 +281,10 @@ export class ClaimsTracker {
       });
       new Gauge({
         name: 'bookmaker_claimable_overdue_markets',
-        help: 'Markets of this instance still claimable 24 h after first read so (not claimed by the venue): in the total, without a per-market series',
+        help: 'Markets of this instance still claimable 24 h after first seen so (not claimed by the venue): in the total, without a per-market series',
         registers: r,
         collect() {
-          this.set(self.overdue.size);
+          this.set(self.overdueMarkets);
         },
       });
       new Gauge({
@@ -240,12 +292,12 @@ export class ClaimsTracker {
         help: 'USDC claimable in those overdue markets (part of bookmaker_claimable_total_usdc)',
         registers: r,
         collect() {
-          this.set(usdcNumber(self.overdueTotal()));
+          this.set(usdcNumber(self.overdueSum));
         },
       });
       this.errorsCounter = new Counter({
         name: 'bookmaker_claimable_read_errors_total',
-        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address read',
+        help: 'Failed reads of GET /portfolio/:address/claimable (retried), and of the start-up GET /portfolio/:address and GET /markets/:id reads',
         registers: r,
       });
     } else {
@@ -265,16 +317,26 @@ export class ClaimsTracker {
 
   /**
    * The books' resolved-unclaimed markets (all of them at start-up; `only` one after a resolution the
-   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed).
+   * venue never showed claimable) the venue's portfolio shows claimed reach the books (onClaimed). At
+   * start-up the markets whose tokens the books hold without knowing their payout (`heldUnresolved`:
+   * followed or not) are looked up in the same read; one the venue shows claimed reaches the books at
+   * the payout its market read states (`readPayout`), and only then.
    */
   private async claimedWhileDown(only?: Bytes32): Promise<void> {
     if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
     const ids = new Set<string>();
-    for (const id of this.o.unclaimed()) {
-      // claimable at the venue: the claimable reads follow it until it is claimed
-      if (!this.owns(id) || this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) continue;
-      if (only === undefined || id === only) ids.add(id);
-    }
+    /** of `ids`, the markets whose payout the books do not know */
+    const unresolved = new Set<string>();
+    // claimable at the venue: the claimable reads follow it until it is claimed
+    const listed = this.store.all();
+    const skip = (id: Bytes32): boolean => !this.owns(id) || this.markets.get(id)?.state === 'claimable' || listed.has(id);
+    for (const id of this.o.unclaimed()) if (!skip(id) && (only === undefined || id === only)) ids.add(id);
+    if (only === undefined && this.o.readPayout)
+      for (const id of this.o.heldUnresolved?.() ?? [])
+        if (!ids.has(id) && !skip(id)) {
+          ids.add(id);
+          unresolved.add(id);
+        }
     if (ids.size === 0) return;
     const rows = new Map<string, Holding[]>();
     let n = 0;
@@ -294,26 +356,44 @@ export class ClaimsTracker {
       this.errorsCounter?.inc();
       this.log.warn(
         { err: (e as Error).message, markets: ids.size },
-        `the portfolio could not be read: ${ids.size} resolved market(s) the books hold unclaimed are not checked ` +
+        `the portfolio could not be read: ${ids.size} market(s) the books hold tokens in are not checked ` +
           'for a claim made while the bot was down (until the next start)',
       );
       return;
     }
     const notShown: string[] = [];
+    /** shown claimed, payout unknown: not recorded (the market read states none, failed, or past PAYOUT_READS_MAX) */
+    const noPayout: string[] = [];
+    let payoutReads = 0;
     for (const id of ids) {
       const redeemed = claimedAtVenue(rows.get(id) ?? []);
       if (redeemed === null) {
-        notShown.push(id);
+        if (!unresolved.has(id)) notShown.push(id);
         continue;
+      }
+      let pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
+      if (unresolved.has(id) && pay === null) {
+        if (payoutReads++ >= PAYOUT_READS_MAX) {
+          noPayout.push(id);
+          continue;
+        }
+        pay = await this.payoutRead(id as Bytes32);
+        if (this.stopped) return;
+        // the feed may have told it meanwhile
+        pay ??= this.pending.get(id)?.payoutYes ?? null;
+        if (pay === null) {
+          noPayout.push(id);
+          continue;
+        }
       }
       this.seen(id);
       // a resolution the feed reported meanwhile is not read any further: it is claimed
-      const pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
       this.pending.delete(id);
       this.markets.set(id, emptyClaim(id, 'claimed', pay));
       this.log.info(
-        { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state },
-        `market ${id}: claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+        { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state, ...(unresolved.has(id) ? { payoutYes: micro(pay!) } : {}) },
+        `market ${id}: ${unresolved.has(id) ? `resolved (a YES share pays ${micro(pay!)} USDC, the market read) and ` : ''}` +
+          `claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
       this.o.onClaimed?.(id as Bytes32, pay);
@@ -323,7 +403,32 @@ export class ClaimsTracker {
         { markets: notShown.length, first: notShown.slice(0, 5) },
         `${notShown.length} resolved market(s) the books hold unclaimed: the venue shows none claimed; they stay held in the books`,
       );
+    if (noPayout.length > 0)
+      this.log.warn(
+        { markets: noPayout.length, first: noPayout.slice(0, 5) },
+        `${noPayout.length} market(s) the venue shows claimed whose payout the books do not know and the market read did not state ` +
+          '(no resolved outcome, a failed read, or more than ' +
+          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until the next start`,
+      );
     this.trimSettled();
+  }
+
+  /** The market read's payout per YES share; null when it states none or fails (counted). */
+  private async payoutRead(id: Bytes32): Promise<bigint | null> {
+    this.reads++;
+    try {
+      const pay = await this.o.readPayout!(id);
+      return pay !== null && pay >= 0n && pay <= ONE ? pay : null;
+    } catch (e) {
+      if (this.stopped) return null;
+      this.readErrors++;
+      this.errorsCounter?.inc();
+      this.log.warn(
+        { market: id, err: (e as Error).message },
+        `market ${id}: its market read failed: a claim the venue shows is not recorded (until the next start)`,
+      );
+      return null;
+    }
   }
 
   /**
@@ -334,7 +439,7 @@ export class ClaimsTracker {
     if (this.stopped || !this.owns(id) || this.resolvedSeen.has(id)) return;
     this.seen(id);
     const pay = payoutYes === null ? null : BigInt(payoutYes);
-    if (this.markets.get(id)?.state === 'claimable' || this.overdue.has(id)) return; // already read (e.g. at start-up)
+    if (this.markets.get(id)?.state === 'claimable' || this.store.get(id) !== null) return; // already read (e.g. at start-up)
     this.quietReads = 0;
     if (!held) {
       this.markets.set(id, emptyClaim(id, 'nothing-to-claim', pay));
@@ -353,9 +458,28 @@ export class ClaimsTracker {
     void this.readNow();
   }
 
+  /**
+   * A balance read shows fewer of this market's tokens than the books hold. When the market is one the
+   * tracker knows resolved (claimable, overdue, or read after its resolution), that is most likely a claim:
+   * the claimable list is read now, once per market, rather than at the next re-read (60 s to 15 min),
+   * so the books hear of the claim and the read stops differing from them (books-drift) within a read.
+   * Anything else (an unresolved market: a fill the books have not had yet) is not the tracker's.
+   */
+  balanceBelowBooks(id: Bytes32): void {
+    if (this.stopped || !this.owns(id) || this.nudged.has(id)) return;
+    const m = this.markets.get(id);
+    if (m?.state !== 'claimable' && !this.pending.has(id) && this.store.get(id) === null) return;
+    this.nudged.add(id);
+    // bounded: a market leaves it when its claim is seen; the oldest go past the bound
+    if (this.nudged.size > NUDGED_MAX) this.nudged.delete(this.nudged.values().next().value!);
+    this.log.info({ market: id }, `market ${id}: a balance read shows fewer tokens than the books hold: reading what is claimable now (a claim?)`);
+    this.quietReads = 0;
+    void this.readNow();
+  }
+
   /** Σ claimable now, overdue markets included, 1e-6 USDC: the one figure of the gauge and the report. */
   total(): bigint {
-    return this.listedTotal() + this.overdueTotal();
+    return this.listedTotal() + this.overdueSum;
   }
 
   private listedTotal(): bigint {
@@ -364,30 +488,21 @@ export class ClaimsTracker {
     return t;
   }
 
-  private overdueTotal(): bigint {
-    let t = 0n;
-    for (const m of this.overdue.values()) t += m.claimable;
-    return t;
-  }
-
   report(): ClaimsSnapshot {
     const markets = [...this.markets.values()].sort((a, b) => (a.marketId < b.marketId ? -1 : a.marketId > b.marketId ? 1 : 0));
-    const largest = [...this.overdue.values()]
-      .sort((a, b) => (a.claimable > b.claimable ? -1 : a.claimable < b.claimable ? 1 : a.marketId < b.marketId ? -1 : 1))
-      .slice(0, OVERDUE_LISTED_MAX);
     return {
       markets,
       total: this.total(),
       reads: this.reads,
       readErrors: this.readErrors,
       earlierSettled: this.earlierSettled,
-      overdue: { afterMs: this.o.overdueAfterMs ?? OVERDUE_AFTER_MS, markets: this.overdue.size, total: this.overdueTotal(), largest },
+      overdue: { afterMs: this.o.overdueAfterMs ?? OVERDUE_AFTER_MS, markets: this.overdueMarkets, total: this.overdueSum, largest: this.overdueLargest },
     };
   }
 
-  /** Markets held now (listed, overdue, and remembered as resolved) (tests). */
+  /** Markets held in memory now (listed, the largest overdue, and remembered as resolved) (tests). */
   get heldMarketState(): number {
-    return this.markets.size + this.pending.size + this.resolvedSeen.size + this.overdue.size;
+    return this.markets.size + this.pending.size + this.resolvedSeen.size + this.overdueLargest.length;
   }
 
   private seen(id: string): void {
@@ -467,33 +582,52 @@ export class ClaimsTracker {
 
   private apply(now: readonly ClaimableMarketSummary[]): void {
     const at = this.o.clock.now();
+    const after = this.o.overdueAfterMs ?? OVERDUE_AFTER_MS;
+    const first = !this.applied;
+    this.applied = true;
+    /** Σ now of the markets already overdue at the last read: an amount the venue moved is a change */
+    let stillOverdue = 0n;
+    const overdueBefore = this.lastApplyAt - after;
+    this.lastApplyAt = at;
+    // every market listed claimable before, by this process or an earlier one (one read of the store)
+    const stored = this.store.all();
     const seen = new Set<string>();
+    const overdue: OverdueMarket[] = [];
+    /** overdue markets this process had not said yet (an earlier process's, at its first read) */
+    const newlyOverdue: OverdueMarket[] = [];
     let changed = false;
+    let overdueGone = false;
     for (const m of now) {
       const id = m.marketId;
-      seen.add(id);
-      const late = this.overdue.get(id);
-      if (late) {
-        // overdue: its record follows the amount; claimed (nothing claimable left) is handled below
-        if (m.claimable > 0n) {
-          if (m.claimable !== late.claimable) {
-            changed = true;
-            this.overdue.set(id, { ...late, claimable: m.claimable });
-          }
+      const prev = this.markets.get(id);
+      const rec = stored.get(id);
+      const listed = prev?.state === 'claimable';
+      if (rec !== undefined && !listed) {
+        // overdue (or an earlier process's): listed with nothing claimable left is claimed (below, as gone)
+        if (m.claimable === 0n) continue;
+        if (at - rec.since >= after) {
+          seen.add(id);
+          const o: OverdueMarket = { marketId: id, claimable: m.claimable, payoutYes: m.payoutYes ?? rec.payoutYes, claimableSince: rec.since };
+          overdue.push(o);
+          if (first) newlyOverdue.push(o);
+          else if (rec.since <= overdueBefore) stillOverdue += m.claimable;
+          // a resolution the feed reported meanwhile: it is claimable, and overdue
+          this.pending.delete(id);
+          if (prev) this.markets.delete(id);
+          this.seen(id);
+          if (rec.payoutYes === null && o.payoutYes !== null) this.store.put(id, { since: rec.since, payoutYes: o.payoutYes });
           continue;
         }
-        seen.delete(id);
-        continue;
       }
-      const prev = this.markets.get(id);
+      seen.add(id);
       const pend = this.pending.get(id);
       this.pending.delete(id);
       this.seen(id);
-      const payoutYes = m.payoutYes ?? pend?.payoutYes ?? prev?.payoutYes ?? null;
+      const payoutYes = m.payoutYes ?? pend?.payoutYes ?? prev?.payoutYes ?? rec?.payoutYes ?? null;
       const payoutNo = m.payoutNo ?? (payoutYes === null ? null : ONE - payoutYes);
       const next: ClaimsMarket = {
         marketId: id,
-        state: m.claimable > 0n ? 'claimable' : prev?.state === 'claimable' ? 'claimed' : 'nothing-to-claim',
+        state: m.claimable > 0n ? 'claimable' : listed ? 'claimed' : 'nothing-to-claim',
         payoutYes,
         payoutNo,
         yesShares: m.yesShares,
@@ -503,11 +637,20 @@ export class ClaimsTracker {
       this.markets.set(id, next);
       this.setGauge(id, m.claimable);
       if (next.state === 'claimable') {
-        if (!this.claimableSince.has(id)) this.claimableSince.set(id, at);
-      } else this.claimableSince.delete(id);
+        if (!this.claimableSince.has(id)) {
+          // first seen claimable now, or by an earlier process (its time kept: overdue 24 h after it)
+          const since = rec === undefined ? at : Math.min(rec.since, at);
+          this.claimableSince.set(id, since);
+          if (rec === undefined || (rec.payoutYes === null && payoutYes !== null)) this.store.put(id, { since, payoutYes });
+        }
+      } else {
+        this.claimableSince.delete(id);
+        if (rec !== undefined) this.store.delete(id);
+      }
       if (prev && prev.claimable === m.claimable && prev.state === next.state) continue;
       changed = true;
       if (next.state === 'claimed') {
+        this.nudged.delete(id);
         // listed with nothing left to claim: claimed all the same
         this.log.info({ market: id, claimedUsdc: micro(prev!.claimable) }, `market ${id}: ${micro(prev!.claimable)} USDC no longer claimable (claimed)`);
         this.o.onClaimed?.(id as Bytes32, payoutYes);
@@ -532,21 +675,33 @@ export class ClaimsTracker {
       changed = true;
       this.markets.set(id, { ...m, state: 'claimed', claimable: 0n });
       this.claimableSince.delete(id);
+      this.nudged.delete(id);
+      this.store.delete(id);
       this.setGauge(id, 0n);
       this.log.info({ market: id, claimedUsdc: micro(m.claimable) }, `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed)`);
       this.o.onClaimed?.(id as Bytes32, m.payoutYes);
     }
-    for (const [id, m] of this.overdue) {
+    // overdue (no longer listed here), gone from the venue's list: claimed
+    for (const [id, rec] of stored) {
       if (seen.has(id)) continue;
+      this.store.delete(id);
+      this.nudged.delete(id);
+      const m = this.markets.get(id);
+      if (m?.state === 'claimed' || m?.state === 'nothing-to-claim') continue; // said above
+      // an earlier process's row the first read no longer lists: claimed while the bot was down, or no
+      // longer claimable; the portfolio check records a claim only when the venue states one
+      if (first) continue;
       changed = true;
-      this.overdue.delete(id);
+      overdueGone = true;
       this.earlierSettled++;
-      const hours = Math.round((at - m.claimableSince) / 3_600_000);
+      const hours = Math.round((at - rec.since) / 3_600_000);
+      // its amount as the last read showed it, when it is one of the largest held (the others: the read's, gone)
+      const last = this.overdueLargest.find((o) => o.marketId === id)?.claimable;
       this.log.info(
-        { market: id, claimedUsdc: micro(m.claimable), overdueHours: hours },
-        `market ${id}: ${micro(m.claimable)} USDC no longer claimable (claimed, ${hours} h after first read claimable)`,
+        { market: id, overdueHours: hours, ...(last === undefined ? {} : { claimedUsdc: micro(last) }) },
+        `market ${id}: ${last === undefined ? '' : `${micro(last)} USDC `}no longer claimable (claimed, ${hours} h after first seen claimable)`,
       );
-      this.o.onClaimed?.(id as Bytes32, m.payoutYes);
+      this.o.onClaimed?.(id as Bytes32, rec.payoutYes);
     }
     // resolved with a position, not (yet) in the venue's list
     for (const [id, p] of this.pending) {
@@ -563,21 +718,27 @@ export class ClaimsTracker {
       // the bot was down): the venue's portfolio says so
       void this.claimedWhileDown(id as Bytes32);
     }
-    this.ageOverdue(at);
+    this.ageOverdue(at, overdue, newlyOverdue);
+    this.sayOverdue(newlyOverdue, at);
+    let sum = 0n;
+    for (const o of overdue) sum += o.claimable;
+    // (a market newly overdue is no change: the venue's list is the same)
+    if (!first && !overdueGone && stillOverdue !== this.overdueSum) changed = true;
+    this.overdueMarkets = overdue.length;
+    this.overdueSum = sum;
+    this.overdueLargest = overdue
+      .sort((a, b) => (a.claimable > b.claimable ? -1 : a.claimable < b.claimable ? 1 : a.marketId < b.marketId ? -1 : 1))
+      .slice(0, OVERDUE_LISTED_MAX);
     this.quietReads = changed ? 0 : this.quietReads + 1;
     this.trimSettled();
   }
 
   /**
-   * Claimable markets first read so overdueAfterMs ago or more leave the list and their series for a
-   * small record, counted in every total; each is said at warn (OVERDUE_LOGGED_MAX a read, then one
-   * line for the rest).
+   * Listed claimable markets first seen so overdueAfterMs ago or more leave the list and their series
+   * (into `overdue`, and `newly` to be said).
    */
-  private ageOverdue(at: number): void {
+  private ageOverdue(at: number, overdue: OverdueMarket[], newly: OverdueMarket[]): void {
     const after = this.o.overdueAfterMs ?? OVERDUE_AFTER_MS;
-    let n = 0;
-    let more = 0;
-    let moreTotal = 0n;
     for (const [id, since] of this.claimableSince) {
       if (at - since < after) continue;
       this.claimableSince.delete(id);
@@ -585,17 +746,28 @@ export class ClaimsTracker {
       if (!m || m.state !== 'claimable') continue;
       this.markets.delete(id);
       this.setGauge(id, 0n);
-      this.overdue.set(id, { marketId: id as Bytes32, claimable: m.claimable, payoutYes: m.payoutYes, claimableSince: since });
-      const hours = Math.round((at - since) / 3_600_000);
+      const o: OverdueMarket = { marketId: id as Bytes32, claimable: m.claimable, payoutYes: m.payoutYes, claimableSince: since };
+      overdue.push(o);
+      newly.push(o);
+    }
+  }
+
+  /** Each newly overdue market at warn (OVERDUE_LOGGED_MAX a read, then one line for the rest). */
+  private sayOverdue(newly: readonly OverdueMarket[], at: number): void {
+    let n = 0;
+    let more = 0;
+    let moreTotal = 0n;
+    for (const o of newly) {
+      const hours = Math.round((at - o.claimableSince) / 3_600_000);
       if (n++ < OVERDUE_LOGGED_MAX)
         this.log.warn(
-          { market: id, claimableUsdc: micro(m.claimable), overdueHours: hours },
-          `market ${id}: ${micro(m.claimable)} USDC still claimable ${hours} h after first read so, not claimed by the venue: claim it. ` +
+          { market: o.marketId, claimableUsdc: micro(o.claimable), overdueHours: hours },
+          `market ${o.marketId}: ${micro(o.claimable)} USDC still claimable ${hours} h after first seen so, not claimed by the venue: claim it. ` +
             'It leaves the per-market list and bookmaker_claimable_usdc; the totals (bookmaker_claimable_total_usdc, _overdue_usdc, the run report) keep it',
         );
       else {
         more++;
-        moreTotal += m.claimable;
+        moreTotal += o.claimable;
       }
     }
     if (more > 0)

@@ -29,6 +29,8 @@ import { shardOwns } from '../../selection/shard.ts';
 import type { StateEvent } from '../../state/events.ts';
 import { selectMarketView } from '../../state/market-view.ts';
 import { ClaimsTracker } from '../claims/claims-tracker.ts';
+import { payoutOfOutcome } from '../../feeds/market-feed.ts';
+import { claimableSinceStore } from '../../ledger/claimable-since.ts';
 import { endedOrderNonce } from '../ended-order.ts';
 import { EXIT_HALT, EXIT_KILL_SWITCH } from '../exit-codes.ts';
 import { createLiveVenue, type LiveVenue } from '../live-venue.ts';
@@ -87,6 +89,8 @@ export function corePhase(
   const { bookLedger, accountBooks } = l;
   const refusals = new RefusalLog(c.o.logger, cfg.health.logIntervalMs);
   const startedAt = clock.now();
+  /** the claims tracker, once made (below): the books-drift hook tells it of a balance read below the books */
+  let claimsLate: ClaimsTracker | null = null;
   const wireMeter = new TickToWireMeter({
     tickToWire: (sec) => metrics.tickToWire.observe(sec),
     tickToCancel: (sec) => metrics.tickToWireCancel.observe(sec),
@@ -149,8 +153,10 @@ export function corePhase(
       // a market paused by an operator (held in the ledger) starts paused when rotation brings it back
       heldPause: operator.heldPause,
       initialRisk: bookLedger.initialRisk(tradingDay(cfg.account.dayStartsAt)),
-      onDrift: (_marketId, drifts) => {
+      onDrift: (marketId, drifts) => {
         for (const x of drifts) metrics.booksDrift.inc({ market: x.marketId, outcome: x.outcomeIndex === 1 ? 'yes' : 'no' });
+        // fewer tokens than the books hold in a resolved market: most likely a claim; the tracker reads now
+        if (drifts.some((x) => x.venue < x.books)) claimsLate?.balanceBelowBooks(marketId);
       },
       onKillLatched: bookLedger.latchKill,
       onTickStart: (marketId, cause) => wireMeter.tickStart(marketId, cause),
@@ -222,6 +228,7 @@ export function corePhase(
   });
 
   const claims = paper ? null : claimsTracker(c, client, venue, l);
+  claimsLate = claims;
   if (claims) life.add(() => claims.stop());
   const held = new HeldForeignFills(bookLedger);
   // a start that ends before its checks (any other failure, a stop) writes what was held, before the ledger
@@ -373,11 +380,20 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
     read: () => client.portfolio.claimable(venue.trader),
     // start-up: claims made while the bot was down (the books' resolved-unclaimed markets the venue shows claimed)
     unclaimed: () => accountBooks.unclaimedResolved(),
+    // and the markets it holds tokens in without a payout, followed or not (a resolution it never saw)
+    heldUnresolved: () => [...new Set(accountBooks.positions().map((p) => p.marketId))].filter((id) => accountBooks.market(id)?.payoutYes === null),
+    readPayout: async (id) => {
+      const m = await client.markets.get(id);
+      const pay = payoutOfOutcome(m.status, m.outcome);
+      return pay === null ? null : BigInt(pay);
+    },
     readHoldings: (marketId) => client.portfolio.iterate(venue.trader, marketId ? { marketId, pageSize: 500 } : { kind: 'all', pageSize: 500 }),
     owns: (id) => shardOwns(id, c.cfg.selection.shard),
     clock,
     logger: c.o.logger,
     registry: c.metrics.registry,
+    // when each claimable market was first seen so, kept in the ledger across restarts (overdue 24 h after it)
+    store: claimableSinceStore(bookLedger.ledger, c.o.logger),
     onClaimed: (id, payoutYes) => {
       // the payout first (a market resolved while the bot was down has none in the books yet)
       const payout = payoutYes !== null && payoutYes >= 0n && payoutYes <= 1_000_000n ? Number(payoutYes) : null;

@@ -4,6 +4,7 @@
  * account's figures and claims.
  */
 import { marketAttribution } from '../../state/edge-view.ts';
+import { booksClaimable } from '../../account/books-claimable.ts';
 import { rotationReport } from '../retired-rows.ts';
 import { buildRunReport, type RunReport } from '../run-report.ts';
 import type { CorePhase } from './core.ts';
@@ -50,7 +51,8 @@ export function botReport(
       account: accountBooks.figures(),
       run: cp.runFigures.totals(),
       orders: bookLedger.orderEndsOfRun(),
-      ...(cp.claims ? { claims: cp.claims.report() } : {}),
+      // the venue's claimable (the tracker) and the books' resolved-unclaimed (the ledger summary's function)
+      ...(cp.claims ? { claims: cp.claims.report(), booksClaimable: booksClaimable(accountBooks) } : {}),
     });
   };
 }

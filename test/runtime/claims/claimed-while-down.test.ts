@@ -4,7 +4,10 @@
  * from one paged read; nothing else does (a balance still held, a claim in progress, a market the
  * venue does not list, a claimable one the claimable reads follow); no read when the books hold no
  * such market; a failed read is counted and said, never thrown. The same check, for one market, after a
- * resolution with a position that the venue never showed claimable (a quick auto-claim).
+ * resolution with a position that the venue never showed claimable (a quick auto-claim). The markets
+ * held without a payout (a market no longer followed that resolved and was claimed while the bot was
+ * down) are looked up in the same read; one shown claimed is recorded at the payout its market read
+ * states, and not at all when it states none or fails.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -50,12 +53,16 @@ function tracker(o: {
   fail?: boolean;
   owns?: (m: Bytes32) => boolean;
   maxTries?: number;
+  /** markets held without a payout in the books, and what their market read states (an Error: it fails) */
+  heldUnresolved?: Bytes32[];
+  payouts?: Record<string, bigint | null | Error>;
 }) {
   const claimed: [Bytes32, bigint | null][] = [];
   const out: string[] = [];
   const asked: (Bytes32 | undefined)[] = [];
   let holdingReads = 0;
   let rowsRead = 0;
+  const marketReads: Bytes32[] = [];
   const t = new ClaimsTracker({
     read: async () => o.claimable ?? NONE,
     unclaimed: typeof o.unclaimed === 'function' ? o.unclaimed : () => o.unclaimed as Bytes32[],
@@ -68,6 +75,17 @@ function tracker(o: {
         yield r;
       }
     },
+    ...(o.heldUnresolved
+      ? {
+          heldUnresolved: () => o.heldUnresolved!,
+          readPayout: async (m: Bytes32) => {
+            marketReads.push(m);
+            const p = o.payouts?.[m] ?? null;
+            if (p instanceof Error) throw p;
+            return p;
+          },
+        }
+      : {}),
     owns: o.owns,
     maxTries: o.maxTries,
     clock,
@@ -79,6 +97,7 @@ function tracker(o: {
     claimed,
     asked,
     reads: () => holdingReads,
+    marketReads,
     rowsRead: () => rowsRead,
     lines: () => out.map((l) => JSON.parse(l) as { msg: string; level: number }),
   };
@@ -146,7 +165,7 @@ test('start-up: a failed portfolio read is counted and said, nothing recorded, n
   await k.t.start();
   assert.deepEqual(k.claimed, []);
   assert.equal(k.t.report().readErrors, 1);
-  assert.ok(k.lines().some((l) => l.msg.startsWith('the portfolio could not be read: 1 resolved market(s)')));
+  assert.ok(k.lines().some((l) => l.msg.startsWith('the portfolio could not be read: 1 market(s)')));
   k.t.stop();
 });
 
@@ -179,4 +198,59 @@ test('a resolution with a position the venue never showed claimable: that market
   assert.ok(k.lines().some((l) => l.msg.startsWith(`market ${A}: claimed (the venue shows 4.000000 tokens redeemed, autoclaimed)`)));
   assert.equal(k.t.report().markets.find((m) => m.marketId === A)?.state, 'claimed');
   k.t.stop();
+});
+
+test("start-up: a market held without a payout (no longer followed) the venue shows claimed reaches the books at its market read's payout", async () => {
+  const k = tracker({
+    unclaimed: [A],
+    heldUnresolved: [B, C, D, E],
+    payouts: { [B]: 1_000_000n, [C]: 0n, [E]: null },
+    rows: [
+      row(A, { state: 'autoclaimed', redeemed: 3_000_000n }),
+      row(B, { state: 'autoclaimed', redeemed: 10_000_000n }), // resolved YES and claimed while down
+      row(C, { outcome: 0, redeemed: 2_000_000n }), // a person claimed it (NO won)
+      row(D, { balance: 5_000_000n }), // still held: an open market, nothing to look up
+      row(E, { state: 'autoclaimed', redeemed: 1n }), // shown claimed, but the market read states no payout
+    ],
+  });
+  await k.t.start();
+  assert.equal(k.reads(), 1, 'one portfolio read for both kinds');
+  assert.deepEqual(k.marketReads, [B, C, E], 'a market read only for the markets shown claimed whose payout the books lack');
+  assert.deepEqual(k.claimed, [
+    [A, null],
+    [B, 1_000_000n],
+    [C, 0n],
+  ]);
+  const snap = k.t.report();
+  assert.deepEqual(
+    snap.markets.map((m) => [m.marketId, m.state, m.payoutYes]),
+    [
+      [A, 'claimed', null],
+      [B, 'claimed', 1_000_000n],
+      [C, 'claimed', 0n],
+    ],
+  );
+  const lines = k.lines();
+  assert.ok(lines.some((l) => l.msg.startsWith(`market ${B}: resolved (a YES share pays 1.000000 USDC, the market read) and claimed while the bot was down`)));
+  assert.ok(
+    lines.some((l) => l.level === 40 && l.msg.startsWith('1 market(s) the venue shows claimed whose payout the books do not know')),
+    'E: fail safe, no claim recorded without a stated payout (said at warn)',
+  );
+  assert.ok(!lines.some((l) => l.msg.includes('resolved market(s) the books hold unclaimed')), 'D is an ordinary held market: nothing said');
+  k.t.stop();
+});
+
+test('start-up: a failed market read is counted and said, no claim recorded; no market read without held-unresolved markets shown claimed', async () => {
+  const k = tracker({ unclaimed: [], heldUnresolved: [B], payouts: { [B]: new Error('503') }, rows: [row(B, { state: 'autoclaimed', redeemed: 1n })] });
+  await k.t.start();
+  assert.deepEqual(k.claimed, []);
+  assert.equal(k.t.report().readErrors, 1);
+  assert.ok(k.lines().some((l) => l.msg.startsWith(`market ${B}: its market read failed`)));
+  k.t.stop();
+  const held = tracker({ unclaimed: [], heldUnresolved: [B], payouts: { [B]: 1_000_000n }, rows: [row(B, { balance: 1n })] });
+  await held.t.start();
+  assert.equal(held.reads(), 1);
+  assert.deepEqual(held.marketReads, []);
+  assert.deepEqual(held.claimed, []);
+  held.t.stop();
 });

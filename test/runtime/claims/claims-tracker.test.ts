@@ -441,7 +441,7 @@ test('a market nobody claims: re-reads back off to 15 min, overdue after 24 h it
   await settle();
   assert.deepEqual(claimed, [[A, 1_000_000n]]);
   const saidClaimed = lines().find((l) => l.msg.includes(`market ${A}: 4.000001 USDC no longer claimable (claimed, `));
-  assert.match(saidClaimed?.msg ?? '', /\(claimed, 2[45] h after first read claimable\)$/);
+  assert.match(saidClaimed?.msg ?? '', /\(claimed, 2[45] h after first seen claimable\)$/);
   const after = await gauges(registry);
   assert.equal(after.overdueMarkets, 1);
   assert.equal(after.total, 2);
@@ -504,5 +504,53 @@ test('a claimable market the venue then lists with nothing left to claim was cla
   assert.deepEqual(claimed, [A]);
   assert.equal(t.report().markets[0]!.state, 'claimed');
   assert.equal(t.total(), 0n);
+  t.stop();
+});
+
+test('a balance read below the books in a claimable market reads the claimable list at once (once), so a claim made while the bot runs reaches the books within a read', async () => {
+  const clock = manualClock();
+  const { logger, lines } = capture();
+  const listed: Claimable = {
+    positions: [pos(A, 1, 4_000_000n, 4_000_000n), pos(B, 1, 2_000_000n, 2_000_000n)],
+    markets: [mkt(A, [0n, 1_000_000n]), mkt(B, [500_000n, 500_000n])],
+    totalClaimable: 6_000_000n,
+  };
+  let answer = listed;
+  let reads = 0;
+  const claimed: [Bytes32, bigint | null][] = [];
+  const t = new ClaimsTracker({
+    read: async () => {
+      reads++;
+      return answer;
+    },
+    clock,
+    logger,
+    onClaimed: (id, p) => void claimed.push([id, p]),
+  });
+  await t.start();
+  assert.equal(reads, 1);
+  assert.deepEqual(
+    clock.timers.map((x) => x.ms),
+    [60_000],
+    'the next re-read: 60 s (up to 15 min once reads change nothing)',
+  );
+  // B is claimed while the bot runs; a balance read shows its tokens gone: read now, not in 60 s
+  answer = { positions: [listed.positions[0]!], markets: [listed.markets[0]!], totalClaimable: 4_000_000n };
+  t.balanceBelowBooks(B);
+  await settle();
+  assert.equal(reads, 2, 'read at once, no timer fired');
+  assert.deepEqual(claimed, [[B, 500_000n]], 'at the payout the claimable list stated');
+  assert.ok(lines().some((l) => l.msg.startsWith(`market ${B}: a balance read shows fewer tokens than the books hold`)));
+  // the drift goes on being reported until the books catch up: no read more for B, none for a market not claimable
+  t.balanceBelowBooks(B);
+  t.balanceBelowBooks(C);
+  await settle();
+  assert.equal(reads, 2);
+  // A still listed: once per market, however many reads below the books
+  t.balanceBelowBooks(A);
+  t.balanceBelowBooks(A);
+  await settle();
+  assert.equal(reads, 3);
+  assert.deepEqual(claimed, [[B, 500_000n]]);
   t.stop();
 });

@@ -1,0 +1,94 @@
+/**
+ * A claim made while the bot was down in a market the bot no longer follows, over real HTTP against the
+ * local exchange: the bot buys 10 YES in m1 and stops before m1 resolves. While it is down m1 resolves
+ * YES and the venue's auto-claim redeems the 10 tokens; the next start follows only m2 (m1 was
+ * unselected), so no market feed ever tells the books m1's payout, and the claimable list never shows
+ * it. The start-up claim check (src/runtime/claims/claims-tracker.ts) covers every market the books hold
+ * tokens in, followed or not: the portfolio shows m1 claimed, the market read says it resolved YES, and
+ * the books record the resolution and the claim. To the unit: the books equal those of a bot that saw
+ * both (the first run's books, rebuilt from its ledger, resolved and claimed); the cash gained is what
+ * the venue paid; the ledger replayed says the same; no drift.
+ * Before the fix the second start never looked m1 up (`unclaimedResolved` is only the markets whose
+ * payout the books know): its books kept the 10 YES held, unresolved and marked at the last mid, and the
+ * cash 10 USDC short, for as long as they held them (the run report, `ledger summary`).
+ * No balance read names m1 (the balance poll syncs the followed markets), so no `books-drift` said so
+ * either: the test waits for the claim to be recorded, and times out on the old code.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
+import type { Bot } from '../../src/runtime/bot.ts';
+import { ledgerConfig, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, startTestBot, waitFor, yesTerms } from './harness.ts';
+import { readLedgerFile } from './ledger-runs.ts';
+import { freePort } from '../support/net.ts';
+
+const S = 1_000_000;
+/** a market's figures but when it was marked (the resolution's time: when the books learnt it) */
+const unmarked = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0 });
+
+test('a claim made while the bot was down in a market it no longer follows reaches the books at the next start', { timeout: 180_000 }, async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const [m1, m2] = h.markets as [Bytes32, Bytes32];
+    const m1l = m1.toLowerCase() as Bytes32;
+    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger));
+    let bot2: Bot | null = null;
+    try {
+      const b1 = bot;
+      await waitFor('both markets quoted', async () => (await openOrders(h.bot, m1)).length === 2 && (await openOrders(h.bot, m2)).length === 2, 60_000);
+      const bid = (await openOrders(h.bot, m1)).map(yesTerms).find((o) => o.side === 'bid')!;
+      await place(h.mover, { marketId: m1, outcomeIndex: 1, side: 1, price: bid.price, shares: 10, timeInForce: 1, inventoryMode: 2 });
+      await waitFor('the bot holds 10 YES in m1', () => b1.kernel.account.market(m1l)?.yes === 10 * S, 30_000);
+      assert.equal(await b1.stop(), 0);
+      bot = null;
+
+      // what a bot that stayed up and saw the resolution and the claim holds
+      const ref = readLedgerFile(ledger, (l) => accountFromLedger(l));
+      assert.equal(ref.market(m1l)?.payoutYes, null, 'the first run never saw m1 resolve');
+      assert.deepEqual(ref.unclaimedResolved(), []);
+      const cashBefore = ref.figures().cash;
+      ref.resolve(m1l, 1_000_000, Date.now());
+      ref.claimed(m1l);
+
+      // while the bot is down: m1 resolves YES and the venue's auto-claim redeems the 10 YES
+      h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
+      const venue = accountLedger(h.ex.state);
+      const collateralBefore = venue.collateral(h.bot.wallet).total;
+      const paid = h.ex.state.services.claimPosition(h.bot.wallet, m1, 'auto', Date.now());
+      assert.equal(paid, 10_000_000n);
+      assert.equal(venue.collateral(h.bot.wallet).total - collateralBefore, paid);
+
+      // the next start follows m2 only: m1 was unselected
+      bot2 = await startTestBot(h, await ledgerConfig(h, ledger, { markets: `  - id: "${m2}"` }), { metricsPort: await freePort() });
+      const b2 = bot2;
+      await waitFor('the next start records the claim', () => !b2.kernel.account.positions().some((p) => p.marketId === m1l), 60_000);
+      const live = b2.kernel.account;
+      const { markedAt: _a, ...got } = live.figures();
+      const { markedAt: _b, ...want } = ref.figures();
+      assert.deepEqual(got, want, 'the books equal those of a bot that saw the resolution and the claim');
+      assert.equal(got.cash - cashBefore, paid, 'the cash gained is what the venue paid');
+      assert.deepEqual(live.positions(), ref.positions());
+      assert.deepEqual(unmarked(live.market(m1l)), unmarked(ref.market(m1l)));
+      assert.ok(
+        b2.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimed' && m.payoutYesUsdc === '1.000000'),
+        'the report lists the market claimed, at its payout',
+      );
+      // the balance reads agree with the books: no drift, then or later
+      await waitFor('a balance read of m1 after the claim', () => b2.kernel.account.agrees(m1l) && b2.kernel.account.drifts().length === 0, 20_000);
+      assert.equal(metricValue(await scrapeMetrics(b2), 'bookmaker_books_drift_markets'), 0);
+      assert.equal(await b2.stop(), 0);
+      bot2 = null;
+
+      // the ledger, replayed: the same books (what `ledger summary` and the next restart show)
+      const replayed = readLedgerFile(ledger, (l) => ({ account: accountFromLedger(l), summary: ledgerSummary(l) }));
+      const { markedAt: _c, ...again } = replayed.account.figures();
+      assert.deepEqual(again, want);
+      assert.deepEqual(unmarked(replayed.account.market(m1l)), unmarked(ref.market(m1l)));
+      assert.ok(!replayed.summary.positions.some((p) => p.marketId === m1l));
+    } finally {
+      await bot?.stop();
+      await bot2?.stop();
+    }
+  });
+});
