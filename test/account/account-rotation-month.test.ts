@@ -21,8 +21,8 @@ const PER_DAY = 86_400_000 / EVERY_MS;
 
 /** the books' records of markets they are done with (private fields: what this test bounds) */
 function held(a: Account): { books: number; folded: number; remainders: number } {
-  const x = a as unknown as { books: Map<string, unknown>; foldedBooks: Map<string, unknown>; remainders: Map<string, unknown> };
-  return { books: x.books.size, folded: x.foldedBooks.size, remainders: x.remainders.size };
+  const x = a as unknown as { books: Map<string, unknown>; foldedKept: Map<string, unknown>; remainders: Map<string, unknown> };
+  return { books: x.books.size, folded: x.foldedKept.size, remainders: x.remainders.size };
 }
 
 /**
