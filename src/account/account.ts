@@ -267,7 +267,12 @@ class MarketBook {
   folded: Base | null = null;
   /** kept fills, in (ts, fillId) order */
   readonly fills: KeptFills;
-  readonly ids: IdMemory;
+  ids: IdMemory;
+  /**
+   * a book that waits for its claim (compactIfTerminal): its last FOLDED_IDS fill ids packed into one
+   * string (IdMemory.pack), `ids` empty meanwhile; a later fill unpacks them (Account.unpackIds). Null: none packed
+   */
+  packedIds: string | null = null;
   state: Base = ZERO_BASE;
   /**
    * what an earlier book of the market, dropped past FOLDED_KEPT, left below 1e-6 USDC of its realised
@@ -465,7 +470,18 @@ export class Account {
 
   /** Apply one fill; false when its fill id was seen already (nothing changes). */
   applyFill(f: AccountFill): boolean {
-    const b = this.book(f.marketId);
+    let b = this.books.get(f.marketId);
+    if (b === undefined) {
+      // a duplicate of a folded book's recent fill: recognised on its record, which stays folded
+      const r = this.foldedKept.get(f.marketId);
+      if (r !== undefined && IdMemory.packedHas(r.ids, f.fillId)) return false;
+      b = this.book(f.marketId);
+    }
+    if (b.packedIds !== null) {
+      // a book waiting for its claim: a duplicate leaves it as it is
+      if (IdMemory.packedHas(b.packedIds, f.fillId)) return false;
+      this.unpackIds(b);
+    }
     if (b.ids.has(f.fillId)) return false;
     // a book folded while it stayed in the map (foldKept, compactIfTerminal) trades again: the whole id memory again
     if (b.fills.length === 0 && b.folded !== null && b.ids.limit < this.idMemory) b.ids.resize(this.idMemory);
@@ -632,8 +648,21 @@ export class Account {
       b.fills.clear();
       b.baseline = [];
     }
-    // (a no-op once done)
-    if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
+    // its newest FOLDED_IDS ids packed, as a folded book's (FoldedBook): ~50 bytes an id, where the memory of
+    // them held ~2 KB with its typed arrays (test/account/folded-books.test.ts); a no-op once done
+    if (b.packedIds === null) {
+      b.packedIds = b.ids.pack(FOLDED_IDS);
+      b.ids = new IdMemory(FOLDED_IDS);
+      b.fills.attach(b.ids);
+    }
+  }
+
+  /** A book's packed fill ids (compactIfTerminal) back in its memory, which remembers `idMemory` again. */
+  private unpackIds(b: MarketBook): void {
+    if (b.packedIds === null) return;
+    b.ids = IdMemory.unpack(this.idMemory, b.packedIds);
+    b.fills.attach(b.ids);
+    b.packedIds = null;
   }
 
   /**
@@ -724,7 +753,7 @@ export class Account {
       cFills: b.cFills,
       cVolume: b.cVolume,
       // the newest FOLDED_IDS ids with their times (the memory itself goes with the book)
-      ids: b.ids.pack(FOLDED_IDS),
+      ids: b.packedIds ?? b.ids.pack(FOLDED_IDS),
     });
     if (this.foldedKept.size > FOLDED_KEPT) {
       const [id, old] = this.foldedKept.entries().next().value!;
@@ -830,7 +859,8 @@ export class Account {
   /** What a market's book holds in memory: fills kept for re-ordering, fill ids remembered (tests, memory). */
   kept(marketId: Bytes32): { readonly fills: number; readonly ids: number } {
     const b = this.books.get(marketId);
-    return { fills: b?.fills.length ?? 0, ids: b?.ids.size ?? 0 };
+    if (b === undefined) return { fills: 0, ids: 0 };
+    return { fills: b.fills.length, ids: b.packedIds !== null ? IdMemory.packedCount(b.packedIds) : b.ids.size };
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */

@@ -51,8 +51,10 @@ class View implements KeptFill {
 
 const VIEW = new View();
 
-/** no fills yet: shared, zero-length (grow allocates) */
+/** no fills yet: shared, zero-length (grow allocates; ~300 bytes of typed arrays' objects a book that has none) */
 const NO_REFS = new Int32Array(0);
+const NO_NUMS = new Float64Array(0);
+const NO_CODES = new Uint8Array(0);
 /** an IdMemory's table before its first id: shared, never written (the first add grows the slots and makes the table) */
 const NO_TABLE = new Int32Array(4);
 /** an IdMemory's fill times before its first id: shared, zero-length */
@@ -61,8 +63,8 @@ const NO_TS = new Float64Array(0);
 const UNKNOWN_TS = Number.MAX_SAFE_INTEGER;
 
 export class KeptFills {
-  private nums = new Float64Array(0);
-  private codes = new Uint8Array(0);
+  private nums = NO_NUMS;
+  private codes = NO_CODES;
   /**
    * Each fill's id, kept once: its slot in the book's IdMemory (attach), which remembers it anyway;
    * -1 when the id is in #str (a fill kept from before an attach, a restored one, or one whose slot
@@ -142,8 +144,8 @@ export class KeptFills {
 
   /** Forget every fill and give the columns back. */
   clear(): void {
-    this.nums = new Float64Array(0);
-    this.codes = new Uint8Array(0);
+    this.nums = NO_NUMS;
+    this.codes = NO_CODES;
     this.#ref = NO_REFS;
     this.#str = null;
     this.n = 0;
@@ -463,6 +465,13 @@ export class IdMemory {
     return IdMemory.fromRows(capacity, 0, ids.slice(from), ts.slice(from));
   }
 
+  /** The number of ids a packed memory (pack) holds. */
+  static packedCount(packed: string): number {
+    let n = 0;
+    for (let at = 4; at < packed.length; at += keyLength(packed, at) + 4) n++;
+    return n;
+  }
+
   /** Is `id` among the ids of a packed memory (pack)? A walk over them: a folded book keeps a few. */
   static packedHas(packed: string, id: string): boolean {
     const key = keyOf(id);
@@ -594,6 +603,10 @@ function keyLength(s: string, at: number): number {
 function idOfKey(s: string, at: number): string {
   if (s.charCodeAt(at) !== CANONICAL) return s.slice(at + 3, at + keyLength(s, at));
   let out = '0x';
-  for (let k = 1; k <= 16; k++) out += s.charCodeAt(at + k).toString(16).padStart(4, '0');
+  for (let k = 1; k <= 16; k++)
+    out += s
+      .charCodeAt(at + k)
+      .toString(16)
+      .padStart(4, '0');
   return `${out}:${unitsF64(s, at + 17)}`;
 }

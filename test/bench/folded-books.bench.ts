@@ -84,11 +84,10 @@ if (child !== undefined) {
 }
 
 function measure(tree: string): Record<string, number> {
-  const r = spawnSync(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', tree, '--fills', FILLS.join(',')],
-    { cwd: tree, encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', tree, '--fills', FILLS.join(',')], {
+    cwd: tree,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`folded-books on ${tree}: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
 }
