@@ -691,7 +691,11 @@ export class Account {
     b.folded = b.state;
     b.fills.clear();
     b.baseline = [];
-    b.ids.resize(Math.max(1, Math.min(ids, this.idMemory)));
+    // packed, as compactIfTerminal packs them (a later fill unpacks them): the books checkpoint's copy keeps
+    // such a book for every market idle for an hour, for as long as the ledger lives
+    b.packedIds = b.ids.pack(Math.max(1, Math.min(ids, this.idMemory)));
+    b.ids = new IdMemory(FOLDED_IDS);
+    b.fills.attach(b.ids);
     return true;
   }
 

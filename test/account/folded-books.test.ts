@@ -277,3 +277,26 @@ test('a resolved market waiting for its claim costs ~1.5 KB with a few fills, no
   // measured: ~1.5 KB (its MarketBook, base state, packed ids, market id), where its memory of 32 ids kept ~2.9 KB
   assert.ok(perMarket < 2_200, `a market waiting for its claim retains ${perMarket.toFixed(0)} bytes`);
 });
+
+test("the books checkpoint's copy of a market idle for an hour (foldKept, one id) costs ~1.3 KB, not the ~2.7 KB of its book with its id memory", () => {
+  // that copy never sees a release (src/ledger/books-checkpoint.ts foldIdle): it keeps such a book for every market traded
+  const a = new Account();
+  const run = (from: number, to: number): void => {
+    for (let m = from; m < to; m++) {
+      for (let k = 0; k < 4; k++) a.applyFill({ ...lateFill(m, k, T0 + m * 30_000 + k * 1_000), side: (k % 2) as 0 | 1 });
+      assert.equal(a.foldKept(M(m), 1), true);
+    }
+  };
+  run(0, 10);
+  const start = liveHeap();
+  const N = 1_000;
+  run(10, 10 + N);
+  const perMarket = (liveHeap() - start) / N;
+  assert.deepEqual(a.kept(M(10)), { fills: 0, ids: 1 });
+  // a later fill goes on from the folded book, its one id still a duplicate
+  assert.equal(a.applyFill({ ...lateFill(10, 3, T0 + 10 * 30_000 + 3_000), side: 1 }), false);
+  assert.equal(a.applyFill(lateFill(10, 9, T0 + 10 * 30_000 + 9_000)), true);
+  assert.deepEqual(a.kept(M(10)), { fills: 1, ids: 2 });
+  // measured: ~1.3 KB (its MarketBook, base state, one packed id), where its memory of one id kept ~2.7 KB
+  assert.ok(perMarket < 2_000, `a market folded by foldKept retains ${perMarket.toFixed(0)} bytes`);
+});
