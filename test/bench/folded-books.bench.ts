@@ -1,11 +1,16 @@
 /**
- * folded-books: the bytes a released market's folded book keeps in the account (src/account/account.ts,
- * the newest FOLDED_KEPT = 256 an account), what rotation-soak's second half grows by while that window
- * fills (a market every 30 s: ~2 hours). Markets of `--fills` fills each (a buy and a sale in turn, so
- * nothing is held at the end; fill ids in the feeds' form, each its own string), marked, released: each
- * folds. The figure is (live heap after full collections, without machine code, typed arrays' stores
- * counted − the same before)
- * / markets, every fold within the window (no book dropped to its remainder). Bytes, not a timing.
+ * folded-books: the bytes a market the bot is done with keeps in the books (src/account/account.ts), what
+ * rotation-soak's second half grows by. Markets of `--fills` fills each (fill ids in the feeds' form, each
+ * its own string), three kinds:
+ * - folded: a buy and a sale in turn (nothing held at the end), marked, released: its folded book, among
+ *   the newest FOLDED_KEPT = 256 an account (~2 hours at a market every 30 s);
+ * - unclaimed: buys and a sale every fourth (it ends holding), released, resolved: its book waits for the
+ *   claim (compactIfTerminal), which the local exchange never makes;
+ * - checkpoint: as folded, not released but folded by foldKept with one id: the books checkpoint's copy of a
+ *   market idle for an hour (src/ledger/books-checkpoint.ts foldIdle), kept for every market traded.
+ * The figure is (live heap after full collections, without machine code, typed arrays' stores counted −
+ * the same before) / markets, every folded book within the window (none dropped to its remainder). Bytes,
+ * not a timing.
  *
  *   npm run bench -- folded-books [--fills 4,32] [--base DIR]
  *
@@ -26,6 +31,7 @@ const FILLS = (argOf('fills') ?? '4,32').split(',').map(Number);
 if (FILLS.some((n) => !Number.isInteger(n) || n < 2 || n % 2 !== 0)) throw new Error('--fills: even counts, comma-separated: 4,32');
 const here = resolve(new URL('../..', import.meta.url).pathname);
 const child = argOf('child');
+const KINDS = ['folded', 'unclaimed', 'checkpoint'] as const;
 
 /** markets folded per reading: within the window (FOLDED_KEPT = 256), after 8 warm-up markets */
 const MARKETS = 240;
@@ -45,40 +51,48 @@ if (child !== undefined) {
   const { Account } = (await import(pathToFileURL(resolve(child, 'src/account/account.ts')).href)) as typeof import('../../src/account/account.ts');
   const hex = (n: number) => n.toString(16).padStart(64, '0');
   const out: Record<string, number> = {};
-  for (const fills of FILLS) {
-    const a = new Account();
-    let nonce = 1;
-    const rotate = (from: number, to: number): void => {
-      for (let m = from; m < to; m++) {
-        const marketId = `0x${hex(1_000_000 + m)}` as Bytes32;
-        const t = 1_764_000_000_000 + m * 30_000;
-        for (let k = 0; k < fills; k++)
-          a.applyFill({
-            // a new string a fill, as a feed's JSON gives it
-            fillId: `0x${hex(nonce++)}:${1_000_000 * (1 + (k % 3))}`,
-            marketId: Buffer.from(marketId, 'latin1').toString('latin1') as Bytes32,
-            outcomeIndex: 1,
-            side: (k % 2) as 0 | 1,
-            price: 400_000 + (k % 7) * 10_000 + (m % 3),
-            size: 1_000_000,
-            fee: 0,
-            feeSource: 'model',
-            ts: t + k * 1_000,
-            origin: 'own',
-          });
-        a.mark(marketId, 1_000_000, t + 300_000);
-        a.release(marketId);
-      }
-    };
-    rotate(0, WARM);
-    const before = heap();
-    rotate(WARM, WARM + MARKETS);
-    const after = heap();
-    if (a.marketIds().length !== 0 || a.figures().fills !== (WARM + MARKETS) * fills) throw new Error('the markets did not fold');
-    out[String(fills)] = (after - before) / MARKETS;
-    // (kept referenced until after the reading)
-    if (a.keptMarket(`0x${hex(1_000_000 + WARM)}` as Bytes32) === null) throw new Error('the folded book is not kept');
-  }
+  for (const kind of KINDS)
+    for (const fills of FILLS) {
+      const a = new Account();
+      let nonce = 1;
+      const rotate = (from: number, to: number): void => {
+        for (let m = from; m < to; m++) {
+          const marketId = `0x${hex(1_000_000 + m)}` as Bytes32;
+          const t = 1_764_000_000_000 + m * 30_000;
+          for (let k = 0; k < fills; k++)
+            a.applyFill({
+              // a new string a fill, as a feed's JSON gives it
+              fillId: `0x${hex(nonce++)}:${1_000_000 * (1 + (k % 3))}`,
+              marketId: Buffer.from(marketId, 'latin1').toString('latin1') as Bytes32,
+              outcomeIndex: 1,
+              side: (kind === 'unclaimed' ? (k % 4 === 3 ? 1 : 0) : k % 2) as 0 | 1,
+              price: 400_000 + (k % 7) * 10_000 + (m % 3),
+              size: 1_000_000,
+              fee: 0,
+              feeSource: 'model',
+              ts: t + k * 1_000,
+              origin: 'own',
+            });
+          if (kind === 'checkpoint') {
+            a.foldKept(marketId, 1);
+            continue;
+          }
+          a.mark(marketId, 1_000_000, t + 300_000);
+          a.release(marketId);
+          if (kind === 'unclaimed') a.resolve(marketId, 1_000_000, t + 330_000);
+        }
+      };
+      rotate(0, WARM);
+      const before = heap();
+      rotate(WARM, WARM + MARKETS);
+      const after = heap();
+      const inBooks = kind === 'folded' ? 0 : WARM + MARKETS;
+      if (a.marketIds().length !== inBooks || a.figures().fills !== (WARM + MARKETS) * fills)
+        throw new Error(`the markets did not ${kind === 'unclaimed' ? 'wait' : 'fold'}`);
+      out[`${kind} ${fills}`] = (after - before) / MARKETS;
+      // (kept referenced until after the reading)
+      if (a.keptMarket(`0x${hex(1_000_000 + WARM)}` as Bytes32) === null) throw new Error('the folded book is not kept');
+    }
   process.stdout.write(JSON.stringify(out) + '\n');
   process.exit(0);
 }
@@ -95,15 +109,17 @@ function measure(tree: string): Record<string, number> {
 const base = argOf('base');
 const mine = measure(here);
 const theirs = base !== undefined ? measure(resolve(base)) : null;
-const rows: [string, string | number][] = [['markets folded a reading', MARKETS]];
-for (const f of FILLS) {
-  rows.push([`bytes a folded market, ${f} fills`, Math.round(mine[f]!)]);
-  if (theirs) rows.push([`  base (${base})`, `${Math.round(theirs[f]!)} (${(theirs[f]! / mine[f]!).toFixed(2)}×)`]);
-}
-const f = FILLS[0]!;
+const rows: [string, string | number][] = [['markets a reading', MARKETS]];
+for (const kind of KINDS)
+  for (const f of FILLS) {
+    const k = `${kind} ${f}`;
+    rows.push([`bytes a market, ${kind}, ${f} fills`, Math.round(mine[k]!)]);
+    if (theirs) rows.push([`  base (${base})`, `${Math.round(theirs[k]!)} (${(theirs[k]! / mine[k]!).toFixed(2)}×)`]);
+  }
+const k = `folded ${FILLS[0]!}`;
 report(rows, {
-  name: `folded-books (${f} fills a market)`,
+  name: `folded-books (folded, ${FILLS[0]!} fills a market)`,
   unit: 'bytes a folded market',
-  value: Math.round(mine[f]!),
-  ...(theirs ? { baseline: base, baselineValue: Math.round(theirs[f]!), ratio: theirs[f]! / mine[f]! } : {}),
+  value: Math.round(mine[k]!),
+  ...(theirs ? { baseline: base, baselineValue: Math.round(theirs[k]!), ratio: theirs[k]! / mine[k]! } : {}),
 });
