@@ -187,8 +187,6 @@ interface Metrics {
   retired: number;
   active: number | null;
   retiredBy: Record<string, number>;
-  /** the bot's own fills (bookmaker_fills_total): a books checkpoint copy is kept once 1,000 were recorded since the last one */
-  fills: number;
 }
 function metricValue(text: string, name: string): number[] {
   const out: number[] = [];
@@ -209,7 +207,6 @@ async function readMetrics(): Promise<Metrics> {
     retired: sum('bookmaker_markets_retired_total'),
     active: active.length ? active[0]! : null,
     retiredBy,
-    fills: sum('bookmaker_fills_total'),
   };
 }
 
@@ -363,7 +360,6 @@ report(
     ['markets retired by the bot (bookmaker_markets_retired_total)', `${last.retired} ${JSON.stringify(last.retiredBy)}`],
     ['markets active in the bot at the end', last.active !== null ? String(last.active) : 'n/a (no bookmaker_markets_active)'],
     ['markets with an order of the bot (venue)', String(quotedMarkets.size)],
-    ['own fills (bookmaker_fills_total) at the middle / end', `${at(MINUTES / 2).fills} / ${last.fills}`],
     ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
     ['second-half RSS growth MB (slope × duration)', rss.growth],
     ['full GCs (mark-compact) in the soak', String(liveSeries.length)],
@@ -396,7 +392,6 @@ report(
     marketsStarted: last.started,
     marketsRetired: last.retired,
     marketsWithBotOrders: quotedMarkets.size,
-    fills: last.fills,
     ordersLeftInRetired: worstLeft,
     ordersAfterStop: afterStop,
     lagP99MaxMs: r1(lagMax),
