@@ -211,6 +211,52 @@ function adopt(b: Base, h: BaselineHolding): Base {
   return { pos: { ...pos, fills: b.pos.fills, volume: b.pos.volume }, cash: b.cash, foreign: b.foreign, shares: b.shares };
 }
 
+/**
+ * A released market's book folded away (the newest FOLDED_KEPT an account): what a later fill needs to
+ * continue the book, and what its figures read. Its base state (no kept fills, no baseline: folded into
+ * it), its serial, marks, payout and claim, its contribution to the account's totals (the unrealised
+ * part is 0: it folds only then, foldIfDone), and its last FOLDED_IDS fill ids with their times, packed
+ * into one string (IdMemory.pack): ~0.6 KB with a few fills, ~2 KB with 32, where the MarketBook it was,
+ * kept whole, held ~2.9 and ~4.4 KB (`npm run bench -- folded-books`). A plain record: the books
+ * checkpoint carries it field by field (src/account/account-snapshot.ts). A later fill re-inflates it into
+ * a MarketBook (Account.book: unfold) that goes on from its base state as the kept book did.
+ */
+interface FoldedBook {
+  readonly serial: number;
+  readonly state: Base;
+  readonly mark2: number | null;
+  readonly markedAt: number | null;
+  readonly payoutYes: number | null;
+  readonly claimed: boolean;
+  readonly claimCash: bigint;
+  readonly cRealised: bigint;
+  readonly cFees: bigint;
+  readonly cCash: bigint;
+  readonly cFills: number;
+  readonly cVolume: bigint;
+  /** IdMemory.pack of its last FOLDED_IDS fill ids */
+  readonly ids: string;
+}
+
+/** Realised PnL (resolution PnL included), scaled: at the payout once it is known. */
+function realisedScaled(p: PositionState, payoutYes: number | null): bigint {
+  return payoutYes !== null ? realisedAtPayout(p, payoutYes) : p.realised;
+}
+
+/** What a book's figures read (a MarketBook, or a folded one's record). */
+interface BookFigureFields {
+  readonly serial: number;
+  readonly state: Base;
+  readonly claimed: boolean;
+  readonly cRealised: bigint;
+  readonly cUnrealised?: bigint;
+  readonly cCash: bigint;
+  readonly cVolume: bigint;
+  readonly markedAt: number | null;
+  readonly payoutYes: number | null;
+  readonly mark2: number | null;
+}
+
 class MarketBook {
   readonly marketId: Bytes32;
   /** MarketFigures.book */
@@ -221,7 +267,12 @@ class MarketBook {
   folded: Base | null = null;
   /** kept fills, in (ts, fillId) order */
   readonly fills: KeptFills;
-  readonly ids: IdMemory;
+  ids: IdMemory;
+  /**
+   * a book that waits for its claim (compactIfTerminal): its last FOLDED_IDS fill ids packed into one
+   * string (IdMemory.pack), `ids` empty meanwhile; a later fill unpacks them (Account.unpackIds). Null: none packed
+   */
+  packedIds: string | null = null;
   state: Base = ZERO_BASE;
   /**
    * what an earlier book of the market, dropped past FOLDED_KEPT, left below 1e-6 USDC of its realised
@@ -252,11 +303,12 @@ class MarketBook {
   /** (cRealised, cUnrealised) as one object, built when asked */
   micro: { readonly realised: bigint; readonly unrealised: bigint } | null = null;
 
-  constructor(marketId: Bytes32, serial: number, window: number, idMemory: number) {
+  /** `ids`: the fill ids it remembers already (a folded book's, unfolded), else none (`idMemory` at most) */
+  constructor(marketId: Bytes32, serial: number, window: number, idMemory: number, ids?: IdMemory) {
     this.marketId = marketId;
     this.serial = serial;
     this.fills = new KeptFills(window + 1);
-    this.ids = new IdMemory(idMemory);
+    this.ids = ids ?? new IdMemory(idMemory);
     // a kept fill's id is the memory's (kept once)
     this.fills.attach(this.ids);
   }
@@ -278,7 +330,7 @@ class MarketBook {
   /** realised (resolution PnL included), unrealised, scaled */
   pnlScaled(): { realised: bigint; unrealised: bigint } {
     const p = this.state.pos;
-    if (this.payoutYes !== null) return { realised: realisedAtPayout(p, this.payoutYes), unrealised: 0n };
+    if (this.payoutYes !== null) return { realised: realisedScaled(p, this.payoutYes), unrealised: 0n };
     return { realised: p.realised, unrealised: this.mark2 === null ? 0n : unrealisedScaled(p, this.mark2) };
   }
 
@@ -295,8 +347,12 @@ class MarketBook {
 
 export class Account {
   private readonly books = new Map<Bytes32, MarketBook>();
-  /** FOLDED_KEPT: released, settled markets out of `books`, oldest first */
-  private readonly foldedBooks = new Map<Bytes32, MarketBook>();
+  /**
+   * FOLDED_KEPT: released, settled markets out of `books`, oldest first, each as a compact record (a
+   * field of its own name: a books checkpoint that held whole folded MarketBooks has another shape and
+   * is not read, src/account/account-snapshot.ts)
+   */
+  private readonly foldedKept = new Map<Bytes32, FoldedBook>();
   /**
    * Markets dropped past FOLDED_KEPT whose realised PnL or volume left a part below 1e-6 USDC (what
    * their figures were rounded down by): `realised | volume << 20`, scaled, each below 1e6 (< 2^20).
@@ -345,11 +401,10 @@ export class Account {
     let b = this.books.get(marketId);
     if (b === undefined) {
       // a market folded away comes back with its book (its contribution to the totals is still in them)
-      b = this.foldedBooks.get(marketId);
-      if (b !== undefined) {
-        this.foldedBooks.delete(marketId);
-        // remembering FOLDED_IDS while folded: the whole memory again
-        b.ids.resize(this.idMemory);
+      const f = this.foldedKept.get(marketId);
+      if (f !== undefined) {
+        this.foldedKept.delete(marketId);
+        b = this.unfold(marketId, f);
       } else {
         b = new MarketBook(marketId, ++this.serials, this.window, this.idMemory);
         const r = this.remainders.get(marketId);
@@ -361,6 +416,29 @@ export class Account {
       }
       this.books.set(marketId, b);
     }
+    return b;
+  }
+
+  /**
+   * A folded book's record as the MarketBook it was when it folded (foldIfDone): its base state, its
+   * marks, payout, claim and contribution to the totals, released, remembering its packed fill ids and
+   * the whole id memory again from now on.
+   */
+  private unfold(marketId: Bytes32, f: FoldedBook): MarketBook {
+    const b = new MarketBook(marketId, f.serial, this.window, this.idMemory, IdMemory.unpack(this.idMemory, f.ids));
+    b.folded = f.state;
+    b.state = f.state;
+    b.mark2 = f.mark2;
+    b.markedAt = f.markedAt;
+    b.payoutYes = f.payoutYes;
+    b.claimed = f.claimed;
+    b.claimCash = f.claimCash;
+    b.released = true;
+    b.cRealised = f.cRealised;
+    b.cFees = f.cFees;
+    b.cCash = f.cCash;
+    b.cFills = f.cFills;
+    b.cVolume = f.cVolume;
     return b;
   }
 
@@ -392,7 +470,18 @@ export class Account {
 
   /** Apply one fill; false when its fill id was seen already (nothing changes). */
   applyFill(f: AccountFill): boolean {
-    const b = this.book(f.marketId);
+    let b = this.books.get(f.marketId);
+    if (b === undefined) {
+      // a duplicate of a folded book's recent fill: recognised on its record, which stays folded
+      const r = this.foldedKept.get(f.marketId);
+      if (r !== undefined && IdMemory.packedHas(r.ids, f.fillId)) return false;
+      b = this.book(f.marketId);
+    }
+    if (b.packedIds !== null) {
+      // a book waiting for its claim: a duplicate leaves it as it is
+      if (IdMemory.packedHas(b.packedIds, f.fillId)) return false;
+      this.unpackIds(b);
+    }
     if (b.ids.has(f.fillId)) return false;
     // a book folded while it stayed in the map (foldKept, compactIfTerminal) trades again: the whole id memory again
     if (b.fills.length === 0 && b.folded !== null && b.ids.limit < this.idMemory) b.ids.resize(this.idMemory);
@@ -559,8 +648,21 @@ export class Account {
       b.fills.clear();
       b.baseline = [];
     }
-    // (a no-op once done)
-    if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
+    // its newest FOLDED_IDS ids packed, as a folded book's (FoldedBook): ~50 bytes an id, where the memory of
+    // them held ~2 KB with its typed arrays (test/account/folded-books.test.ts); a no-op once done
+    if (b.packedIds === null) {
+      b.packedIds = b.ids.pack(FOLDED_IDS);
+      b.ids = new IdMemory(FOLDED_IDS);
+      b.fills.attach(b.ids);
+    }
+  }
+
+  /** A book's packed fill ids (compactIfTerminal) back in its memory, which remembers `idMemory` again. */
+  private unpackIds(b: MarketBook): void {
+    if (b.packedIds === null) return;
+    b.ids = IdMemory.unpack(this.idMemory, b.packedIds);
+    b.fills.attach(b.ids);
+    b.packedIds = null;
   }
 
   /**
@@ -589,7 +691,11 @@ export class Account {
     b.folded = b.state;
     b.fills.clear();
     b.baseline = [];
-    b.ids.resize(Math.max(1, Math.min(ids, this.idMemory)));
+    // packed, as compactIfTerminal packs them (a later fill unpacks them): the books checkpoint's copy keeps
+    // such a book for every market idle for an hour, for as long as the ledger lives
+    b.packedIds = b.ids.pack(Math.max(1, Math.min(ids, this.idMemory)));
+    b.ids = new IdMemory(FOLDED_IDS);
+    b.fills.attach(b.ids);
     return true;
   }
 
@@ -637,23 +743,28 @@ export class Account {
   private foldIfDone(b: MarketBook): void {
     if (!b.released || !b.settled() || b.cUnrealised !== 0n) return;
     this.books.delete(b.marketId);
-    b.folded = b.state;
-    b.fills.clear();
-    b.baseline = [];
-    if (this.idMemory > FOLDED_IDS) b.ids.resize(FOLDED_IDS);
-    b.lastRead = null;
-    b.driftSince = null;
-    b.venueHeld = null;
-    b.claimedPos = null;
-    b.micro = null;
-    this.foldedBooks.set(b.marketId, b);
-    if (this.foldedBooks.size > FOLDED_KEPT) {
-      const [id, old] = this.foldedBooks.entries().next().value!;
-      this.foldedBooks.delete(id);
+    this.foldedKept.set(b.marketId, {
+      serial: b.serial,
+      state: b.state,
+      mark2: b.mark2,
+      markedAt: b.markedAt,
+      payoutYes: b.payoutYes,
+      claimed: b.claimed,
+      claimCash: b.claimCash,
+      cRealised: b.cRealised,
+      cFees: b.cFees,
+      cCash: b.cCash,
+      cFills: b.cFills,
+      cVolume: b.cVolume,
+      // the newest FOLDED_IDS ids with their times (the memory itself goes with the book)
+      ids: b.packedIds ?? b.ids.pack(FOLDED_IDS),
+    });
+    if (this.foldedKept.size > FOLDED_KEPT) {
+      const [id, old] = this.foldedKept.entries().next().value!;
+      this.foldedKept.delete(id);
       // what its figures were rounded down by stays, for a book a later fill begins (a few bytes)
-      const ps = old.pnlScaled();
       // (its cash is whole 1e-6 units: every flow is settled rounded, as the venue settles it)
-      const r = mod(ps.realised) | (mod(old.state.pos.volume) << 20n);
+      const r = mod(realisedScaled(old.state.pos, old.payoutYes)) | (mod(old.state.pos.volume) << 20n);
       if (r !== 0n) {
         this.remainders.set(id, r);
         if (this.remainders.size > REMAINDERS_KEPT) this.remainders.delete(this.remainders.keys().next().value!);
@@ -752,13 +863,14 @@ export class Account {
   /** What a market's book holds in memory: fills kept for re-ordering, fill ids remembered (tests, memory). */
   kept(marketId: Bytes32): { readonly fills: number; readonly ids: number } {
     const b = this.books.get(marketId);
-    return { fills: b?.fills.length ?? 0, ids: b?.ids.size ?? 0 };
+    if (b === undefined) return { fills: 0, ids: 0 };
+    return { fills: b.fills.length, ids: b.packedIds !== null ? IdMemory.packedCount(b.packedIds) : b.ids.size };
   }
 
   /** One market's figures (null: the books hold nothing of it, or it was folded away). */
   market(marketId: Bytes32): MarketFigures | null {
     const b = this.books.get(marketId);
-    return b === undefined ? null : this.figuresOf(b);
+    return b === undefined ? null : this.figuresOf(b, marketId);
   }
 
   /**
@@ -767,17 +879,22 @@ export class Account {
    * (src/account/run-figures.ts). Null: no book of it.
    */
   keptMarket(marketId: Bytes32): MarketFigures | null {
-    const b = this.books.get(marketId) ?? this.foldedBooks.get(marketId);
-    return b === undefined ? null : this.figuresOf(b);
+    const b = this.books.get(marketId);
+    if (b !== undefined) return this.figuresOf(b, marketId);
+    const f = this.foldedKept.get(marketId);
+    return f === undefined ? null : this.figuresOf(f, marketId);
   }
 
-  private figuresOf(b: MarketBook): MarketFigures {
+  /** A book's figures: a MarketBook's, or a folded one's record's (the same function for both). */
+  private figuresOf(b: BookFigureFields, marketId: Bytes32): MarketFigures {
     const realised = b.cRealised;
-    const unrealised = b.cUnrealised;
+    // (a folded book's is 0: it folds only then)
+    const unrealised = b.cUnrealised ?? 0n;
     const p = b.state.pos;
-    const h = b.holdings();
+    // as MarketBook.holdings()
+    const h = b.claimed ? { yes: 0, no: 0 } : { yes: p.yes, no: p.no };
     return {
-      marketId: b.marketId,
+      marketId,
       realised,
       unrealised,
       total: realised + unrealised,

@@ -51,8 +51,10 @@ class View implements KeptFill {
 
 const VIEW = new View();
 
-/** no fills yet: shared, zero-length (grow allocates) */
+/** no fills yet: shared, zero-length (grow allocates; ~300 bytes of typed arrays' objects a book that has none) */
 const NO_REFS = new Int32Array(0);
+const NO_NUMS = new Float64Array(0);
+const NO_CODES = new Uint8Array(0);
 /** an IdMemory's table before its first id: shared, never written (the first add grows the slots and makes the table) */
 const NO_TABLE = new Int32Array(4);
 /** an IdMemory's fill times before its first id: shared, zero-length */
@@ -61,8 +63,8 @@ const NO_TS = new Float64Array(0);
 const UNKNOWN_TS = Number.MAX_SAFE_INTEGER;
 
 export class KeptFills {
-  private nums = new Float64Array(0);
-  private codes = new Uint8Array(0);
+  private nums = NO_NUMS;
+  private codes = NO_CODES;
   /**
    * Each fill's id, kept once: its slot in the book's IdMemory (attach), which remembers it anyway;
    * -1 when the id is in #str (a fill kept from before an attach, a restored one, or one whose slot
@@ -142,8 +144,8 @@ export class KeptFills {
 
   /** Forget every fill and give the columns back. */
   clear(): void {
-    this.nums = new Float64Array(0);
-    this.codes = new Uint8Array(0);
+    this.nums = NO_NUMS;
+    this.codes = NO_CODES;
     this.#ref = NO_REFS;
     this.#str = null;
     this.n = 0;
@@ -430,6 +432,58 @@ export class IdMemory {
     this.relink();
   }
 
+  /**
+   * The ids remembered (the newest `newest`) and their fills' times as one string (a folded book's, src/account/account.ts
+   * FoldedBook): per id, its time (a float64 as 4 UTF-16 code units) then its key (keyOf). A canonical
+   * id (src/core/fill-id-slots.ts) packs into 25 code units (50 bytes), where the memory held 48 bytes of
+   * slots, 8 of time and ~24 of table a slot, and ~700 bytes of typed arrays' objects and stores beside.
+   * One string: a plain value the books checkpoint carries (JSON escapes what needs it).
+   */
+  pack(newest = this.#count): string {
+    const r = this.toRows();
+    const units: number[] = [];
+    for (let i = Math.max(0, r.ids.length - newest); i < r.ids.length; i++) {
+      f64Units(r.ts[i]!, units);
+      keyUnits(r.ids[i]!, units);
+    }
+    return flatString(units);
+  }
+
+  /** The memory `pack` gave (its ids and times, oldest first), remembering at most `capacity`. */
+  static unpack(capacity: number, packed: string): IdMemory {
+    const ids: string[] = [];
+    const ts: number[] = [];
+    for (let at = 0; at < packed.length; ) {
+      const n = at + 4 < packed.length ? keyLength(packed, at + 4) : 0;
+      if (n === 0 || at + 4 + n > packed.length) throw new Error('damaged fill ids in the books snapshot');
+      ts.push(unitsF64(packed, at));
+      ids.push(idOfKey(packed, at + 4));
+      at += 4 + n;
+    }
+    // the newest `capacity` (a memory smaller than the one packed)
+    const from = Math.max(0, ids.length - capacity);
+    return IdMemory.fromRows(capacity, 0, ids.slice(from), ts.slice(from));
+  }
+
+  /** The number of ids a packed memory (pack) holds. */
+  static packedCount(packed: string): number {
+    let n = 0;
+    for (let at = 4; at < packed.length; at += keyLength(packed, at) + 4) n++;
+    return n;
+  }
+
+  /** Is `id` among the ids of a packed memory (pack)? A walk over them: a folded book keeps a few. */
+  static packedHas(packed: string, id: string): boolean {
+    const key = keyOf(id);
+    for (let at = 4; at < packed.length; ) {
+      const n = keyLength(packed, at);
+      if (n === 0) return false;
+      if (n === key.length && packed.startsWith(key, at)) return true;
+      at += n + 4;
+    }
+    return false;
+  }
+
   private lookup(id: string, canonical: boolean, h: number): number {
     const table = this.#table;
     for (let i = h & this.#mask; ; i = (i + 1) & this.#mask) {
@@ -485,4 +539,74 @@ export class IdMemory {
   private static hashOf(m: IdMemory, s: number): number {
     return m.#slots.hash(s);
   }
+}
+
+/** a float64's 8 bytes, read as 4 code units (exact for any number: a fill's time, a size below 2^53) */
+const F64 = new DataView(new ArrayBuffer(8));
+
+/** x's 8 bytes as 4 code units, appended to `out` */
+function f64Units(x: number, out: number[]): void {
+  F64.setFloat64(0, x);
+  out.push(F64.getUint16(0), F64.getUint16(2), F64.getUint16(4), F64.getUint16(6));
+}
+
+/**
+ * One flat string of the code units (built from parts by +, a string is a tree of the parts, ~32
+ * bytes a node, until something reads it whole: a packed memory of 32 ids held 12 KB so).
+ */
+function flatString(units: readonly number[]): string {
+  if (units.length <= 4_096) return String.fromCharCode(...units);
+  // (a long id that is not canonical) a joined array is one flat string
+  const parts: string[] = [];
+  for (let i = 0; i < units.length; i += 4_096) parts.push(String.fromCharCode(...units.slice(i, i + 4_096)));
+  return parts.join('');
+}
+
+/** The number whose 8 bytes are the 4 code units at `at` (f64Units). */
+function unitsF64(s: string, at: number): number {
+  for (let k = 0; k < 4; k++) F64.setUint16(2 * k, s.charCodeAt(at + k));
+  return F64.getFloat64(0);
+}
+
+/** a packed key's first code unit: a canonical id (16 units of its 64 hex digits, 4 of its size), or another (2 units of length, its characters) */
+const CANONICAL = 0;
+const OTHER = 1;
+/** code units of a canonical id's key */
+const CANONICAL_KEY = 1 + 16 + 4;
+
+/** A fill id as a packed key: its parts when canonical (parseFillId), else the string itself after its length. */
+function keyOf(id: string): string {
+  const units: number[] = [];
+  keyUnits(id, units);
+  return flatString(units);
+}
+
+function keyUnits(id: string, out: number[]): void {
+  if (parseFillId(id)) {
+    out.push(CANONICAL);
+    for (let o = 2; o < 66; o += 4) out.push(parseInt(id.slice(o, o + 4), 16));
+    f64Units(Number(id.slice(67)), out);
+    return;
+  }
+  out.push(OTHER, id.length >>> 16, id.length & 0xffff);
+  for (let i = 0; i < id.length; i++) out.push(id.charCodeAt(i));
+}
+
+/** code units of the key at `at` (0: none there) */
+function keyLength(s: string, at: number): number {
+  const tag = s.charCodeAt(at);
+  if (tag === CANONICAL) return CANONICAL_KEY;
+  return tag === OTHER ? 3 + s.charCodeAt(at + 1) * 0x1_0000 + s.charCodeAt(at + 2) : 0;
+}
+
+/** The fill id a packed key holds, as the string it came in as (a canonical id's form is unique: lower-case hex, no leading zero). */
+function idOfKey(s: string, at: number): string {
+  if (s.charCodeAt(at) !== CANONICAL) return s.slice(at + 3, at + keyLength(s, at));
+  let out = '0x';
+  for (let k = 1; k <= 16; k++)
+    out += s
+      .charCodeAt(at + k)
+      .toString(16)
+      .padStart(4, '0');
+  return `${out}:${unitsF64(s, at + 17)}`;
 }
