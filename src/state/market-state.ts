@@ -209,36 +209,12 @@ export function marketWithOrders(m: MarketState, orders: ReadonlyMap<string, Own
   return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, orders, m.edge);
 }
 
-/** marketWith for a new edge state (markouts settled, a regime change), as one literal. */
 /** The market with its risk denials' counts replaced (a QuoteDenied: a few hundred a backtest run, one per denial). */
 export function marketWithDenials(m: MarketState, denials: ReadonlyMap<string, number>): MarketState {
-  return {
-    marketId: m.marketId,
-    slug: m.slug,
-    tick: m.tick,
-    minSize: m.minSize,
-    deadline: m.deadline,
-    status: m.status,
-    payoutYes: m.payoutYes,
-    books: m.books,
-    bookUpdatedAt: m.bookUpdatedAt,
-    streamLastEventAt: m.streamLastEventAt,
-    streamState: m.streamState,
-    trades: m.trades,
-    midHistory: m.midHistory,
-    lastMid2: m.lastMid2,
-    orders: m.orders,
-    position: m.position,
-    held: m.held,
-    fillIds: m.fillIds,
-    oracle: m.oracle,
-    blocked: m.blocked,
-    denials,
-    edge: m.edge,
-    memo: m.memo,
-  };
+  return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, m.orders, m.edge, m.trades, denials);
 }
 
+/** marketWith for a new edge state (markouts settled, a regime change), as one literal. */
 export function marketWithEdge(m: MarketState, edge: EdgeState): MarketState {
   return marketFrom(m, m.books, m.bookUpdatedAt, m.streamLastEventAt, m.streamState, m.midHistory, m.lastMid2, m.orders, edge);
 }
@@ -260,6 +236,7 @@ function marketFrom(
   orders: ReadonlyMap<string, OwnOrder>,
   edge: EdgeState,
   trades: readonly ViewTrade[] = m.trades,
+  denials: ReadonlyMap<string, number> = m.denials,
 ): MarketState {
   return {
     marketId: m.marketId,
@@ -282,7 +259,7 @@ function marketFrom(
     fillIds: m.fillIds,
     oracle: m.oracle,
     blocked: m.blocked,
-    denials: m.denials,
+    denials,
     edge,
     memo: m.memo,
   };
