@@ -237,19 +237,27 @@ async function openOrders(): Promise<{ marketId: string }[]> {
   return all;
 }
 
-/** open orders of the bot in markets it must have retired: closed > 2 refreshes + 5 s ago, or resolved */
+/**
+ * open orders of the bot in markets it must have retired: closed > 2 refreshes + 5 s ago, or resolved. The
+ * venue's status is read after the order list, so a market that resolved in between (the venue voids its
+ * resting orders) would count orders that were already gone: the flagged markets' orders are listed again
+ * after their status was read, and only orders still open then count.
+ */
 async function leftInRetired(now: number): Promise<{ count: number; markets: string[] }> {
-  const orders = await openOrders();
-  const markets = new Set<string>();
-  let count = 0;
-  for (const o of orders) {
+  const flagged = new Set<string>();
+  for (const o of await openOrders()) {
     quotedMarkets.add(o.marketId.toLowerCase());
     const m = await marketOf(o.marketId);
     const closedFor = m.proposedAt ? now - Date.parse(m.proposedAt) : 0;
-    if (m.status === 'resolved' || (m.status === 'closed' && closedFor > 2 * REFRESH * 1000 + 5_000)) {
-      count++;
-      markets.add(o.marketId);
-    }
+    if (m.status === 'resolved' || (m.status === 'closed' && closedFor > 2 * REFRESH * 1000 + 5_000)) flagged.add(o.marketId);
+  }
+  if (flagged.size === 0) return { count: 0, markets: [] };
+  const markets = new Set<string>();
+  let count = 0;
+  for (const o of await openOrders()) {
+    if (!flagged.has(o.marketId)) continue;
+    count++;
+    markets.add(o.marketId);
   }
   return { count, markets: [...markets] };
 }
