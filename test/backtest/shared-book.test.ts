@@ -17,6 +17,7 @@ import { ReplayFeed } from '../../src/backtest/replay-feed.ts';
 import { BookRewind, sharedMarkets } from '../../src/backtest/book-rewind.ts';
 import { allocColumns, appendRow, KIND_CLEAR, KIND_LEVEL, KIND_TRADE, KIND_XLEVEL } from '../../src/backtest/recording/columns.ts';
 import { L2Book } from '../../src/core/l2-book.ts';
+import { mulberry32 } from '../../src/sim/rng.ts';
 import type { BookLevel } from '../../src/model/book.ts';
 import { polymarketRecording } from '../bench/fixtures.ts';
 
@@ -112,23 +113,11 @@ test('one shared book publishes what two books did (sampled feed latency: the bo
   await compare({ ...cfg.settings, latency: { ...cfg.settings.latency, feedMs: { samples: [0, 30, 5, 120] } } });
 });
 
-/** A seeded generator in [0, 1) (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 const levelsOf = (b: L2Book) => ({ bids: b.levels('bid'), asks: b.levels('ask'), bb: b.bestBid(), ba: b.bestAsk(), depth: [b.depth('bid'), b.depth('ask')] });
 
 test('rewind: the book of the rows before the cursor, taken levels at their recorded size; restore: the book as it was', () => {
   for (let seed = 1; seed <= 40; seed++) {
-    const next = rng(seed);
+    const next = mulberry32(seed);
     const n = 300;
     const c = allocColumns(n, ['a', 'b']);
     for (let r = 0; r < n; r++) {
