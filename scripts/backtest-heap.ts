@@ -10,7 +10,7 @@
  * - N runs (default 4, at least 8) observed for garbage collections: scavenges and full collections
  *   per run and their pause time (wall time: a loaded machine stretches it; the counts do not move).
  * Node flags go before the script (`node --max-semi-space-size=32 --import tsx scripts/...`), so a
- * young-generation size can be compared (docs/performance.md, "Garbage collection").
+ * young-generation size can be compared (docs/performance/backtest.md, "Garbage collection").
  */
 import { Session } from 'node:inspector/promises';
 import { resolve } from 'node:path';

@@ -17,7 +17,7 @@
  * Many seeds: `--seeds` takes ranges joined by commas (9101-9132,9150); every candidate runs every
  * seed, and its statistics are the seeds' means (each seed weighted alike), so candidates are compared
  * on the same markets. `--workers N` runs the seeds in N child processes (each counts as one CPU-heavy
- * process); the figures do not depend on N. docs/edge-history.md ("A candidate refit, not shipped")
+ * process); the figures do not depend on N. docs/edge-history.md ("The many-seed refit: the fit and its check")
  * gives the cost of a candidate.
  *
  * `--check SEEDS` scores the shipped CALIBRATED_FIT and the fitted settings on other seeds, side by

@@ -2,7 +2,7 @@
  * A timer that runs after the reads when it falls due during a stall of the event loop.
  *
  * Node runs a turn's due timers before it reads the sockets. After a long turn (a burst of socket
- * data, a garbage collection, a process starved of CPU: docs/performance.md, "A stalled event loop at
+ * data, a garbage collection, a process starved of CPU: docs/performance/breadth.md, "A stalled event loop at
  * 2,000 markets") every timer that fell due meanwhile runs first, and judges by what the process had
  * read before the stall: a request's timeout fires although its answer waits in the socket, the
  * housekeeping round finds books stale although their deltas and keep-alives wait there too. A timer

@@ -222,7 +222,7 @@ const HOUSEKEEPING_SLICE = 250;
  * How often housekeeping ticks a still market (quoting, its orders resting as wanted, no guard due),
  * the live bot's and the backtest's `stillTickMs`: every 5 s instead of every round. At 2,000 quiet
  * markets those ticks were a third of the bot's busy time. The stale-book and stream-silence guards
- * and the dead-man refresh still act in the first round they are due (docs/performance.md, "Per
+ * and the dead-man refresh still act in the first round they are due (docs/performance/breadth.md, "Per
  * housekeeping round").
  */
 export const STILL_TICK_MS = 5_000;
@@ -1043,7 +1043,7 @@ export class QuotingKernel {
     // literals with every key (undefined when absent), not conditional spreads: one object shape per tick.
     // A fresh literal, not one object written in place tick after tick: that object would live in the
     // old generation, and every store of this tick's (young) quotes into it pays V8's write barrier;
-    // measured slower than the literal (docs/performance.md, "The tick path's own work").
+    // measured slower than the literal (docs/performance/backtest.md, "Tried and not kept").
     return desiredWithReservedSells({
       marketId: view.marketId,
       quotes: t.quotes,

@@ -5,11 +5,38 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mergeLevels, ReplayFeed } from '../../src/backtest/replay-feed.ts';
-import { allocColumns, appendRow, KIND_CLEAR, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { allocColumns, appendRow, type Columns, KIND_CLEAR, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
 import { L2Book } from '../../src/core/l2-book.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 
 const l = (price: number, size: number) => ({ price, size });
+
+/**
+ * A feed of every market of `cols` (a book tick of 0.1 ¢ each, every one quoted, published at most once
+ * per 1,000 ms, depth 10) on a virtual clock from 1,000 ms; `seen` collects the snapshots it
+ * dispatches, and `rowAt(r)` runs the timers due before row r, then hands the feed row r at its time.
+ */
+function snapshotFeed(cols: Columns) {
+  const clock = new VirtualClock(1_000);
+  const seen: { at: number; bids: readonly unknown[]; asks: readonly unknown[] }[] = [];
+  const feed = new ReplayFeed({
+    cols,
+    bookTicks: cols.markets.map(() => 1_000),
+    clock,
+    quoted: new Set(cols.markets.map((_, m) => m)),
+    publishMs: 1_000,
+    depth: 10,
+    dispatch: (e) => {
+      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push({ at: e.ts, bids: e.event.book.bids, asks: e.event.book.asks });
+    },
+  });
+  const rowAt = (r: number): void => {
+    while (clock.nextDue() <= cols.lts[r]!) clock.runNext();
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+  };
+  return { clock, feed, seen, rowAt };
+}
 
 test("own orders merge into the others' levels: sizes add at a shared price, best first, at most depth", () => {
   const others = [l(500_000, 10), l(490_000, 5), l(480_000, 7)];
@@ -29,24 +56,7 @@ test('a book is published on its first change, then at most once per publishMs (
   appendRow(cols, 1_100, 1_100, 0, KIND_LEVEL, 1, 450_000, 2_000_000);
   appendRow(cols, 1_200, 1_200, 0, KIND_LEVEL, 0, 400_000, 6_000_000);
   appendRow(cols, 4_000, 4_000, 0, KIND_LEVEL, 1, 460_000, 1_000_000);
-  const clock = new VirtualClock(1_000);
-  const seen: { at: number; bids: unknown; asks: unknown }[] = [];
-  const feed = new ReplayFeed({
-    cols,
-    bookTicks: [1_000],
-    clock,
-    quoted: new Set([0]),
-    publishMs: 1_000,
-    depth: 10,
-    dispatch: (e) => {
-      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push({ at: e.ts, bids: e.event.book.bids, asks: e.event.book.asks });
-    },
-  });
-  const rowAt = (r: number): void => {
-    while (clock.nextDue() <= cols.lts[r]!) clock.runNext();
-    clock.advanceTo(cols.lts[r]!);
-    feed.row(r);
-  };
+  const { clock, feed, seen, rowAt } = snapshotFeed(cols);
   rowAt(0);
   assert.deepEqual(seen, [{ at: 1_000, bids: [{ price: 400_000, size: 5_000_000 }], asks: [] }], 'leading edge: at once');
   rowAt(1);
@@ -80,8 +90,7 @@ test("nextPublication: the earliest scheduled trailing publication, whatever the
   appendRow(cols, 1_100, 1_100, 1, KIND_LEVEL, 0, 300_000, 5_000_000); // market 1 too
   appendRow(cols, 1_300, 1_300, 1, KIND_LEVEL, 0, 300_000, 6_000_000); // market 1: trailing due 2,100
   appendRow(cols, 1_500, 1_500, 0, KIND_LEVEL, 0, 400_000, 6_000_000); // market 0: trailing due 2,000
-  const clock = new VirtualClock(1_000);
-  const feed = new ReplayFeed({ cols, bookTicks: [1_000, 1_000], clock, quoted: new Set([0, 1]), publishMs: 1_000, depth: 10, dispatch: () => undefined });
+  const { clock, feed } = snapshotFeed(cols);
   clock.schedule(() => undefined, 50); // a timer of someone else, due at 1,050
   assert.equal(feed.nextPublication(), Infinity);
   for (let r = 0; r < 4; r++) {
@@ -107,19 +116,7 @@ test('a side no row wrote since the last publication is published as it was, wit
   appendRow(cols, 3_000, 3_000, 0, KIND_LEVEL, 1, 460_000, 3_000_000); // asks only
   appendRow(cols, 4_000, 4_000, 0, KIND_CLEAR, 0, 0, 0);
   appendRow(cols, 4_000, 4_000, 0, KIND_LEVEL, 0, 410_000, 1_000_000);
-  const clock = new VirtualClock(1_000);
-  const seen: { bids: readonly unknown[]; asks: readonly unknown[] }[] = [];
-  const feed = new ReplayFeed({
-    cols,
-    bookTicks: [1_000],
-    clock,
-    quoted: new Set([0]),
-    publishMs: 1_000,
-    depth: 10,
-    dispatch: (e) => {
-      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push({ bids: e.event.book.bids, asks: e.event.book.asks });
-    },
-  });
+  const { clock, seen, rowAt } = snapshotFeed(cols);
   const walks: string[] = [];
   const own = L2Book.prototype.levelsSinceKnown;
   t.after(() => {
@@ -130,11 +127,7 @@ test('a side no row wrote since the last publication is published as it was, wit
     return own.call(this, side, depth, prev, known);
   };
   // each row at its time; the trailing publications in between
-  for (let r = 0; r < cols.rows; r++) {
-    while (clock.nextDue() <= cols.lts[r]!) clock.runNext();
-    clock.advanceTo(cols.lts[r]!);
-    feed.row(r);
-  }
+  for (let r = 0; r < cols.rows; r++) rowAt(r);
   while (clock.runNext());
   // 1,000: the first bid (leading edge: both sides walked, nothing published before); 2,000, 3,000 and
   // 4,000: the asks only were written; 5,000: the clear and a bid

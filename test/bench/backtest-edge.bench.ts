@@ -20,7 +20,7 @@
  * of the per-pair CPU ratios (this / base: below 1 is faster). `--bot` picks what the bot does:
  * the full config, every market ticked by a strategy that quotes nothing (the plumbing), or no
  * market quoted (the replay alone), as `npm run bench -- backtest` breaks a run down.
- * Two checks of what the pair median reads (docs/performance.md, "What the pair median reads"): BACKTEST_EDGE_LOCKSTEP_WARM=N
+ * Two checks of what the pair median reads (docs/performance/backtest.md, "What the pair median reads"): BACKTEST_EDGE_LOCKSTEP_WARM=N
  * warms each process up N times instead of three (is a tree still compiling in the first pairs?), and
  * BACKTEST_EDGE_LOCKSTEP_NODE='flags' starts both processes with these node flags (e.g.
  * `--initial-old-space-size=512`: are full collections inside the runs what the median reads?). The
@@ -33,7 +33,7 @@
  * (this / base: below 1 allocates less).
  *
  * `npm run bench -- backtest-edge [pairs] --instructions [--bot ...] [--jobs N]`: the instructions one warm
- * run executes, a figure the machine's load does not move (docs/performance.md, "Instructions"). Per
+ * run executes, a figure the machine's load does not move (docs/performance/backtest.md, "The benchmarks"). Per
  * tree and pair one process under valgrind's callgrind, started with instrumentation off: it warms up
  * three times (uninstrumented, ~5× slower than native), runs a full collection (`--expose-gc`), then
  * turns instrumentation on for one run with `callgrind_control`, which waits for callgrind's answer,
@@ -129,7 +129,7 @@ async function tree(root: string, label: string): Promise<Tree> {
 
 if (process.argv.includes('--counts')) {
   // what one run of this tree does, layer by layer, counted (not timed): each layer's entry points are
-  // wrapped with a counter, in this process only (docs/performance.md, "Work per event, counted")
+  // wrapped with a counter, in this process only (docs/performance/backtest.md, "What one run does")
   type Proto = Record<string, unknown>;
   const n = new Map<string, number>();
   const inc = (k: string, by = 1): void => void n.set(k, (n.get(k) ?? 0) + by);
@@ -223,7 +223,7 @@ if (process.argv.includes('--counts')) {
 }
 
 if (process.argv.includes('--layers')) {
-  // where a warm run's CPU goes, by layer (see the header; docs/performance.md, "Where a run's CPU goes, by layer")
+  // where a warm run's CPU goes, by layer (see the header; docs/performance/backtest.md, "Where a run's CPU goes")
   const { Session } = await import('node:inspector/promises');
   const runs = pairsArg !== undefined ? pairs : 20;
   // --tree DIR: another tree's layers (a base tree), by this tree's rules

@@ -1,7 +1,7 @@
 /**
  * The samples of a CPU profile (V8's `.cpuprofile` shape, as `Profiler.stop` returns it) by the backtest's
- * layers, for `npm run bench -- backtest-edge --layers` (docs/performance.md, "Where a run's CPU goes, by
- * layer"). A sample is charged to the layer of its function's file; a sample in shared code (src/core,
+ * layers, for `npm run bench -- backtest-edge --layers` (docs/performance/backtest.md, "Where a run's
+ * CPU goes"). A sample is charged to the layer of its function's file; a sample in shared code (src/core,
  * src/model, Node's own and V8's builtins) to the nearest caller that has a layer, so `L2Book.setBid` counts
  * for the cursor that wrote the row. Garbage collection is a layer of its own.
  */
