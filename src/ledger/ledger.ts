@@ -47,6 +47,7 @@ import { latchPathOf, readLatchFile, readLatchRecord, writeHoldsFile, writeLatch
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
+import { adoptedIntoSlot } from '../orders/orphan-slot.ts';
 import { makeFolders } from '../core/make-folders.ts';
 
 export type { FeeSource, FillOrigin };
@@ -204,8 +205,9 @@ type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | '
 const SQL: Record<Stmt, string> = {
   order: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted')
           ON CONFLICT(nonce) DO UPDATE SET sends = sends + 1`,
-  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0)
-          ON CONFLICT(nonce) DO NOTHING`,
+  // an order the ledger holds already (an earlier run's) keeps its row and status; adopted_at says it was adopted (again)
+  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?)
+          ON CONFLICT(nonce) DO UPDATE SET adopted_at = COALESCE(excluded.adopted_at, adopted_at)`,
   orderAgain: `UPDATE orders SET sends = sends + 1 WHERE nonce = ?`,
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
@@ -555,9 +557,13 @@ export class Ledger {
     else this.push(['order', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
   }
 
-  /** An order of ours found at the venue by reconciliation (sent by an earlier run, or its record lost). */
+  /**
+   * An order found at the venue by reconciliation (sent by an earlier run, or its record lost). Adopted
+   * into a quote slot, its `adopted_at` is set (the count of order-ends.ts); a stranger taken in only to
+   * be cancelled (an `orphan:` slot, src/orders/orphan-slot.ts) gets a row but is no adoption.
+   */
   orderAdopted(o: LedgerOrder): void {
-    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
+    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts, adoptedIntoSlot(o) ? o.ts : null]]);
   }
 
   /**
