@@ -4,6 +4,7 @@
  *
  *   orderEnds(ledger, { since?, market? })  → { orders, adopted, ended: { cancelled: 64, filled: 10 }, rejected, unended }
  *   orderEndsText(o)                         → "74 (adopted 2): cancelled 64, filled 10; rejected 0, not ended 0"
+ *   orderEndsOf(ledger, nonces)              → the same count over those orders (the stop's log of the orders found ended)
  *
  * An order is in the window when it was submitted in it or adopted into a quote slot in it (`adopted_at`,
  * the last adoption: an order an earlier run placed and this run found at the venue is this run's too).
@@ -60,6 +61,11 @@ export function orderEnds(ledger: Pick<Ledger, 'db'>, f: { readonly since?: numb
     adoptedArgs.push(f.market);
   }
   const adopted = (ledger.db.prepare(adoptedSql).get(...adoptedArgs) as { n: number }).n;
+  return tally(all, open, adopted);
+}
+
+/** Orders by status, the unended ones by status, and the adopted ones, as OrderEnds. */
+function tally(all: ReadonlyMap<string, number>, open: ReadonlyMap<string, number>, adopted: number): OrderEnds {
   const ended: Record<string, number> = {};
   let orders = 0;
   let rejected = 0;
@@ -73,6 +79,33 @@ export function orderEnds(ledger: Pick<Ledger, 'db'>, f: { readonly since?: numb
     else unended += notEnded;
   }
   return { orders, adopted, ended, rejected, unended };
+}
+
+/**
+ * The same count over the given orders (by nonce; one the ledger does not hold is not counted): the stop's
+ * log of the orders its cancel-all found ended already (src/runtime/closed-at-stop.ts) says how they ended
+ * as the run report's `orders` line counts them.
+ */
+export function orderEndsOf(ledger: Pick<Ledger, 'db'>, nonces: readonly Bytes32[]): OrderEnds {
+  const all = new Map<string, number>();
+  const open = new Map<string, number>();
+  let adopted = 0;
+  const unique = [...new Set(nonces)];
+  // a bounded number of parameters per statement
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = ledger.db
+      .prepare(
+        `SELECT status, ended_at IS NULL AS unended, adopted_at IS NOT NULL AS adopted, COUNT(*) AS n FROM orders WHERE nonce IN (${chunk.map(() => '?').join(', ')}) GROUP BY 1, 2, 3`,
+      )
+      .all(...chunk) as { status: string; unended: number; adopted: number; n: number }[];
+    for (const r of rows) {
+      all.set(r.status, (all.get(r.status) ?? 0) + r.n);
+      if (r.unended) open.set(r.status, (open.get(r.status) ?? 0) + r.n);
+      if (r.adopted) adopted += r.n;
+    }
+  }
+  return tally(all, open, adopted);
 }
 
 /** The counts as one line shows them (the run report, `ledger summary`). */

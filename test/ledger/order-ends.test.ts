@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ledgerSummary } from '../../src/ledger/books.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
-import { orderEnds, orderEndsText } from '../../src/ledger/order-ends.ts';
+import { orderEnds, orderEndsOf, orderEndsText } from '../../src/ledger/order-ends.ts';
 import { formatRunReport, type RunReport } from '../../src/runtime/run-report.ts';
 import Database from 'better-sqlite3';
 import { bindStoreMetrics } from '../../src/metrics/bind-store-metrics.ts';
@@ -50,6 +50,8 @@ test('orders by end: ended by their end, rejected and not-ended apart; a window 
   assert.deepEqual(orderEnds(l, { since: T0 + 10 }), { orders: 4, adopted: 0, ended: { filled: 1 }, rejected: 1, unended: 2 });
   assert.deepEqual(ledgerSummary(l).orderEnds, orderEnds(l), '`ledger summary` shows this count');
   assert.equal(orderEndsText(orderEnds(l)), '6: cancelled 1, filled 2; rejected 1, not ended 2');
+  assert.deepEqual(orderEndsOf(l, ['1', '2', '3', '4', '5', '6', '9'].map(hex32)), orderEnds(l), 'over every order: the same count (9: not in the ledger)');
+  assert.deepEqual(orderEndsOf(l, [hex32('2'), hex32('3'), hex32('5')]), { orders: 3, adopted: 0, ended: { filled: 2 }, rejected: 0, unended: 1 });
   l.close();
 });
 
