@@ -200,7 +200,7 @@ export interface LedgerProblem {
 
 /** A queued write: a statement key and its parameters. */
 type Rec = [Stmt, unknown[]];
-type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | 'fill' | 'mark' | 'risk';
+type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | 'fill' | 'mark' | 'risk' | 'claimable' | 'claimableGone';
 
 const SQL: Record<Stmt, string> = {
   order: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted')
@@ -215,6 +215,8 @@ const SQL: Record<Stmt, string> = {
   fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind, notional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+  claimable: `INSERT OR REPLACE INTO claimable_since (market_id, since, payout_yes) VALUES (?, ?, ?)`,
+  claimableGone: `DELETE FROM claimable_since WHERE market_id = ?`,
 };
 
 export class Ledger {
@@ -578,6 +580,20 @@ export class Ledger {
   /** The order left the book (cancelled, gone, closed at the venue). */
   orderEnded(nonce: Bytes32, status: string, ts: number): void {
     this.push(['ended', [status, ts, nonce]]);
+  }
+
+  /**
+   * A market the venue lists claimable, when this bot first saw it so and its payout per YES share (the
+   * claims tracker's store, src/ledger/claimable-since.ts): queued like every record, so a write that
+   * fails is the ledger's failure (retried, counted, `problem()`: /readyz and the hold of ledger-watch.ts).
+   */
+  claimableSince(marketId: string, since: number, payoutYes: bigint | null): void {
+    this.push(['claimable', [marketId, since, payoutYes === null ? null : Number(payoutYes)]]);
+  }
+
+  /** The market is claimable no more (claimed, or no longer listed): its claimable_since row goes. */
+  claimableGone(marketId: string): void {
+    this.push(['claimableGone', [marketId]]);
   }
 
   cancel(nonce: Bytes32, marketId: Bytes32, result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed', detail: string | null, ts: number): void {
