@@ -273,9 +273,7 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   }
   const w = where(f, 'submitted_at');
   const o = ledger.db
-    .prepare(
-      `SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected FROM orders ${w.sql}`,
-    )
+    .prepare(`SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected FROM orders ${w.sql}`)
     .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null };
   // orders adopted in the span, ended since or not: the count the run report's orders line shows (order-ends.ts)
   const ends = orderEnds(ledger, f);

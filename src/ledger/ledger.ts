@@ -206,7 +206,8 @@ const SQL: Record<Stmt, string> = {
   order: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted')
           ON CONFLICT(nonce) DO UPDATE SET sends = sends + 1`,
   // an order the ledger holds already (an earlier run's) keeps its row and status; adopted_at says it was adopted (again)
-  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?)
+  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?)
           ON CONFLICT(nonce) DO UPDATE SET adopted_at = COALESCE(excluded.adopted_at, adopted_at)`,
   orderAgain: `UPDATE orders SET sends = sends + 1 WHERE nonce = ?`,
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,

@@ -96,7 +96,8 @@ export function orderEndsOf(ledger: Pick<Ledger, 'db'>, nonces: readonly Bytes32
     const chunk = unique.slice(i, i + 500);
     const rows = ledger.db
       .prepare(
-        `SELECT status, ended_at IS NULL AS unended, adopted_at IS NOT NULL AS adopted, COUNT(*) AS n FROM orders WHERE nonce IN (${chunk.map(() => '?').join(', ')}) GROUP BY 1, 2, 3`,
+        `SELECT status, ended_at IS NULL AS unended, adopted_at IS NOT NULL AS adopted, COUNT(*) AS n FROM orders
+         WHERE nonce IN (${chunk.map(() => '?').join(', ')}) GROUP BY 1, 2, 3`,
       )
       .all(...chunk) as { status: string; unended: number; adopted: number; n: number }[];
     for (const r of rows) {
@@ -111,5 +112,6 @@ export function orderEndsOf(ledger: Pick<Ledger, 'db'>, nonces: readonly Bytes32
 /** The counts as one line shows them (the run report, `ledger summary`). */
 export function orderEndsText(o: OrderEnds): string {
   const ends = Object.entries(o.ended).map(([k, n]) => `${k} ${n}`);
-  return `${o.orders}${o.adopted > 0 ? ` (adopted ${o.adopted})` : ''}: ${ends.length ? ends.join(', ') : 'none ended'}; rejected ${o.rejected}, not ended ${o.unended}`;
+  const adopted = o.adopted > 0 ? ` (adopted ${o.adopted})` : '';
+  return `${o.orders}${adopted}: ${ends.length ? ends.join(', ') : 'none ended'}; rejected ${o.rejected}, not ended ${o.unended}`;
 }

@@ -90,7 +90,8 @@ export function closeAtStop(
         unread,
         open,
       },
-      "stop: orders that ended while the cancels ran, not by a cancel of ours (their end unseen, the feeds closed), closed in the store with the venue's status",
+      'stop: orders that ended while the cancels ran, not by a cancel of ours (their end unseen, the feeds closed), ' +
+        "closed in the store with the venue's status",
     );
   }
   return { closed: events.length, unread, open };

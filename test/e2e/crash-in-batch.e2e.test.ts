@@ -44,7 +44,8 @@ test('kill -9 after the venue ran a create and before its batch reached the ledg
     let run1: ReturnType<typeof runChild>['child'] | null = null;
     // the hook: run 1's creates are held once the venue ran them, and run 1 dies at the first one
     h.ex.holdRequests((r) => {
-      if (r.trader.toLowerCase() !== h.bot.wallet.toLowerCase() || r.method !== 'POST' || !r.path.startsWith('/orders') || r.stage !== 'after') return undefined;
+      if (r.trader.toLowerCase() !== h.bot.wallet.toLowerCase() || r.method !== 'POST' || !r.path.startsWith('/orders') || r.stage !== 'after')
+        return undefined;
       held.push(r);
       run1?.proc.kill('SIGKILL');
       return released;
@@ -91,7 +92,10 @@ test('kill -9 after the venue ran a create and before its batch reached the ledg
       const before = ledgerFillRows(ledger).rows;
       await take(h, bid.marketId as Bytes32, 'bid', 2);
       await waitFor('run 2 recorded the fill on the adopted order', () => ledgerFillRows(ledger).rows === before + 1, 30_000);
-      const fills = readLedgerFile(ledger, (l) => l.db.prepare('SELECT nonce, size, origin FROM fills').all() as { nonce: string; size: number; origin: string }[]);
+      const fills = readLedgerFile(
+        ledger,
+        (l) => l.db.prepare('SELECT nonce, size, origin FROM fills').all() as { nonce: string; size: number; origin: string }[],
+      );
       assert.deepEqual(
         fills.map((f) => [f.nonce.toLowerCase(), f.size, f.origin]),
         [[bid.nonce.toLowerCase(), 2_000_000, 'own']],

@@ -22,7 +22,12 @@ import { openBotLedger } from '../support/bot-ledger.ts';
 import { withTmpLedger } from './tmp-ledger.ts';
 import { hex32, MARKET, settableClock, T0, TRADER, venueOrder } from '../support/venue-order.ts';
 
-const line = (text: string, prefix: string): string | undefined => text.split('\n').find((x) => x.startsWith(prefix))?.split(' ').pop();
+const line = (text: string, prefix: string): string | undefined =>
+  text
+    .split('\n')
+    .find((x) => x.startsWith(prefix))
+    ?.split(' ')
+    .pop();
 
 test('orders by end: ended by their end, rejected and not-ended apart; a window counts the orders submitted in it', () => {
   const l = openLedger({ path: ':memory:', clock: settableClock() });
@@ -107,7 +112,7 @@ test("the run report's orders line is orderEndsText, as `ledger summary` prints 
   assert.ok(formatRunReport(report).includes(`  orders: ${orderEndsText(orders)}`));
 });
 
-test('orders adopted: counted after they end, and an earlier run\'s order adopted in this run; `ledger summary`, the run report and orders_adopted_total agree', async () => {
+test("orders adopted: counted after they end, and an earlier run's order adopted in this run; `ledger summary`, the run report and orders_adopted_total agree", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-order-ends-'));
   const clock = settableClock();
   const path = join(dir, 'l.sqlite');
@@ -123,7 +128,13 @@ test('orders adopted: counted after they end, and an earlier run\'s order adopte
     // takes in a stranger C only to cancel it; then A is cancelled and B fills
     // the start's catch-up reads A open at the venue
     const a = venueOrder({ nonce: hex32('a'), side: 0, price: 500_000 });
-    const client = { orders: { async *iterate() { yield a; } } };
+    const client = {
+      orders: {
+        async *iterate() {
+          yield a;
+        },
+      },
+    };
     const bl = await openBotLedger({ path, clock, trader: TRADER, client });
     const runStart = clock.now();
     const store = new StateStore();
@@ -165,7 +176,7 @@ test('orders adopted: counted after they end, and an earlier run\'s order adopte
   }
 });
 
-test('a ledger from before adopted_at: the rows its adoption inserted count, a stranger\'s do not', () =>
+test("a ledger from before adopted_at: the rows its adoption inserted count, a stranger's do not", () =>
   withTmpLedger(({ file }) => {
     const clock = settableClock();
     const l = openLedger({ path: file, clock });

@@ -90,7 +90,15 @@ test("the log counts the orders found ended already apart from the stop's cancel
     // gone from the list (b filled, c could not be read)
     const [a, b, c, d] = [n('a'), n('b'), n('c'), n('d')];
     for (const k of [a, b, c, d]) {
-      bl.onEvent({ type: 'OrderSubmitted', marketId: M, slot: `s${k}`, nonce: k, order: { nonce: k, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 }, retry: false, ts: T0 });
+      bl.onEvent({
+        type: 'OrderSubmitted',
+        marketId: M,
+        slot: `s${k}`,
+        nonce: k,
+        order: { nonce: k, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 },
+        retry: false,
+        ts: T0,
+      });
       bl.onEvent({ type: 'OrderAccepted', marketId: M, nonce: k, duplicate: false, ts: T0 });
     }
     bl.onEvent({ type: 'OrderCancelled', marketId: M, nonce: d, alreadyCancelled: false, ts: T0 + 1 });
@@ -99,7 +107,11 @@ test("the log counts the orders found ended already apart from the stop's cancel
     bl.onEvent({ type: 'OrderClosed', marketId: M, nonce: a, status: 'filled', ts: T0 + 2 });
     bl.onEvent({ type: 'OrderClosed', marketId: M, nonce: b, status: 'filled', ts: T0 + 2 });
     const f = fakeCore([b, c]);
-    const gone = [{ nonce: a, marketId: M, answered: true as const }, { nonce: b, marketId: M }, { nonce: c, marketId: M }];
+    const gone = [
+      { nonce: a, marketId: M, answered: true as const },
+      { nonce: b, marketId: M },
+      { nonce: c, marketId: M },
+    ];
     const r = closeAtStop({ core: f.core, clock, log, ends: (x) => bl.orderEndsOf(x) }, gone, [
       { nonce: a, marketId: M, status: 'filled' },
       { nonce: b, marketId: M, status: 'filled' },
@@ -112,7 +124,7 @@ test("the log counts the orders found ended already apart from the stop's cancel
     assert.equal(line.answeredAlreadyCancelled, 1);
     assert.equal(line.foundGone, 2);
     const ends = orderEndsOf(bl.ledger, [a, b, c]);
-    assert.deepEqual(line.endedAs, ends.ended, "the ends as order-ends counts them");
+    assert.deepEqual(line.endedAs, ends.ended, 'the ends as order-ends counts them');
     assert.deepEqual(line.endedAs, { filled: 2 }, 'the cancelled one (201) is not among them');
     assert.equal(line.notEnded, 1);
     // and over the whole run, the same count has d apart: cancelled by our cancel

@@ -437,7 +437,8 @@ export class ClaimsTracker {
       this.log.info(
         { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state, ...(unresolved.has(id) ? { payoutYes: micro(pay!) } : {}) },
         `market ${id}: ${unresolved.has(id) ? `resolved (a YES share pays ${micro(pay!)} USDC, the market read) and ` : ''}` +
-          `claimed${running ? ' (a market this run does not follow: the periodic holdings check)' : only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+          `claimed${running ? ' (a market this run does not follow: the periodic holdings check)' : only === undefined ? ' while the bot was down' : ''}` +
+          ` (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
       this.o.onClaimed?.(id as Bytes32, pay);
@@ -469,7 +470,8 @@ export class ClaimsTracker {
         { markets: noPayout.length, first: noPayout.slice(0, 5) },
         `${noPayout.length} market(s) the venue shows claimed whose payout the books do not know and the market read did not state ` +
           '(no resolved outcome, a failed read, or more than ' +
-          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until ${running ? 'a later check or ' : ''}the next start`,
+          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until ` +
+          `${running ? 'a later check or ' : ''}the next start`,
       );
     this.trimSettled();
   }

@@ -155,6 +155,9 @@ test('while running: a held market not followed that the venue shows claimable m
   clock.tick(1_000);
   await settle();
   assert.equal(claimableReads, before + 1, 'the claimable list is read at once');
-  assert.ok(t.report().markets.some((m) => m.marketId === V && m.state === 'claimable'), JSON.stringify(t.report().markets, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+  assert.ok(
+    t.report().markets.some((m) => m.marketId === V && m.state === 'claimable'),
+    JSON.stringify(t.report().markets, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+  );
   t.stop();
 });
