@@ -273,10 +273,10 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   }
   const w = where(f, 'submitted_at');
   const o = ledger.db
-    .prepare(
-      `SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected, SUM(status = 'adopted') AS adopted FROM orders ${w.sql}`,
-    )
-    .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null; adopted: number | null };
+    .prepare(`SELECT SUM(sends) AS sent, SUM(answer IN ('created', 'duplicate')) AS accepted, SUM(status = 'rejected') AS rejected FROM orders ${w.sql}`)
+    .get(...w.args) as { sent: number | null; accepted: number | null; rejected: number | null };
+  // orders adopted in the span, ended since or not: the count the run report's orders line shows (order-ends.ts)
+  const ends = orderEnds(ledger, f);
   const wc = where(f);
   const cancels = (
     ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }
@@ -319,8 +319,8 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
     fees: usdc(fees),
     realisedPnl: usdc(realised),
     unrealisedPnl: mark ? usdc(BigInt(mark.unrealised)) : null,
-    orders: { sent: o.sent ?? 0, accepted: o.accepted ?? 0, rejected: o.rejected ?? 0, adopted: o.adopted ?? 0, cancels },
-    orderEnds: orderEnds(ledger, f),
+    orders: { sent: o.sent ?? 0, accepted: o.accepted ?? 0, rejected: o.rejected ?? 0, adopted: ends.adopted, cancels },
+    orderEnds: ends,
     startups,
     firstFillAt: range.a,
     lastFillAt: range.b,

@@ -47,7 +47,7 @@ import { isDamage, LedgerDamagedError } from './integrity.ts';
 import { loadToxicityPool, saveToxicityPool } from './toxicity-pool-checkpoint.ts';
 import type { ToxicitySums } from '../state/edge-state.ts';
 import { openLedger, type Ledger, type LedgerOrder, type OperatorHolds, type RiskSnapshot } from './ledger.ts';
-import { orderEnds, type OrderEnds } from './order-ends.ts';
+import { orderEnds, orderEndsOf, type OrderEnds } from './order-ends.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -706,6 +706,20 @@ export class BotLedger {
   }
 
   private endsAtClose: OrderEnds | null | undefined = undefined;
+
+  /**
+   * The given orders by how they ended (order-ends.ts orderEndsOf: the count of the run report's `orders`
+   * line over those orders): the stop's log of the orders its cancel-all found ended already. null: unread.
+   */
+  orderEndsOf(nonces: readonly Bytes32[]): OrderEnds | null {
+    try {
+      this.ledger.flush();
+      return orderEndsOf(this.ledger, nonces);
+    } catch (e) {
+      this.log.warn({ err: (e as Error).message }, 'orders by end could not be read from the ledger');
+      return null;
+    }
+  }
 
   close(): void {
     this.stopMarks?.();

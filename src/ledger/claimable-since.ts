@@ -9,9 +9,13 @@
  *   const store = claimableSinceStore(ledger, log);
  *   store.put(id, { since, payoutYes }); store.get(id); store.all(); store.delete(id);
  *
- * Never throws: a failed read answers nothing (the markets then look newly claimable: their clock
- * restarts, as before this was kept) and a failed write is said once at warn (then again after a
- * write that worked). A read-only ledger, or one without the table, keeps nothing.
+ * Written through the ledger's batched writer like every other record (Ledger.claimableSince,
+ * claimableGone): a write that fails is the ledger's failure, retried with its queue, counted, logged as
+ * the queue's are, and seen by Ledger.problem, so /readyz and the hold of a ledger that cannot be written
+ * (ledger-watch.ts, docs/ledger-operations.md) see a full disk here as they see it for a fill. A read
+ * first writes what is queued (a put is read back at once); a failed read answers nothing (the markets
+ * then look newly claimable: their clock restarts). Never throws. A read-only ledger, or one without the
+ * table, keeps nothing.
  */
 import type { Logger } from '../core/logger.ts';
 import { bytes32Of } from '../model/ids.ts';
@@ -49,20 +53,15 @@ export function claimableSinceStore(ledger: Ledger, log: Logger): ClaimableStore
     ledger.db.open && ledger.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'claimable_since'").get() !== undefined;
   let has: boolean | null = null;
   const ok = (): boolean => (has ??= usable()) && ledger.db.open;
-  let failing = false;
-  const wrote = (what: string, f: () => void): void => {
+  const wrote = (f: () => void): void => {
     if (!ok() || ledger.db.readonly) return;
-    try {
-      f();
-      failing = false;
-    } catch (e) {
-      if (!failing) log.warn({ err: (e as Error).message }, `ledger: claimable market not ${what} (claimable_since): a restart may restart its overdue clock`);
-      failing = true;
-    }
+    f();
   };
   const read = <T>(f: () => T, none: T): T => {
     if (!ok()) return none;
     try {
+      // what is queued first, so a put is read back (a failure is the ledger's: kept queued, counted)
+      if (!ledger.db.readonly) ledger.flush();
       return f();
     } catch (e) {
       log.warn({ err: (e as Error).message }, 'ledger: claimable markets could not be read (claimable_since): their overdue clock restarts');
@@ -85,12 +84,7 @@ export function claimableSinceStore(ledger: Ledger, log: Logger): ClaimableStore
         const r = ledger.db.prepare('SELECT market_id, since, payout_yes FROM claimable_since WHERE market_id = ?').get(id) as Row | undefined;
         return r === undefined ? null : record(r);
       }, null),
-    put: (id, r) =>
-      wrote('recorded', () =>
-        ledger.db
-          .prepare('INSERT OR REPLACE INTO claimable_since (market_id, since, payout_yes) VALUES (?, ?, ?)')
-          .run(id, r.since, r.payoutYes === null ? null : Number(r.payoutYes)),
-      ),
-    delete: (id) => wrote('removed', () => ledger.db.prepare('DELETE FROM claimable_since WHERE market_id = ?').run(id)),
+    put: (id, r) => wrote(() => ledger.claimableSince(id, r.since, r.payoutYes)),
+    delete: (id) => wrote(() => ledger.claimableGone(id)),
   };
 }

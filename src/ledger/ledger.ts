@@ -47,6 +47,7 @@ import { latchPathOf, readLatchFile, readLatchRecord, writeHoldsFile, writeLatch
 import { acquireLedgerLock, createPrivate, type LedgerLock } from './ledger-lock.ts';
 import { pruneBatch, type PruneCounts } from './retention.ts';
 import { migrate, missingIndexes, SCHEMA_VERSION } from './schema.ts';
+import { adoptedIntoSlot } from '../orders/orphan-slot.ts';
 import { makeFolders } from '../core/make-folders.ts';
 
 export type { FeeSource, FillOrigin };
@@ -199,13 +200,15 @@ export interface LedgerProblem {
 
 /** A queued write: a statement key and its parameters. */
 type Rec = [Stmt, unknown[]];
-type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | 'fill' | 'mark' | 'risk';
+type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | 'fill' | 'mark' | 'risk' | 'claimable' | 'claimableGone';
 
 const SQL: Record<Stmt, string> = {
   order: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted')
           ON CONFLICT(nonce) DO UPDATE SET sends = sends + 1`,
-  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0)
-          ON CONFLICT(nonce) DO NOTHING`,
+  // an order the ledger holds already (an earlier run's) keeps its row and status; adopted_at says it was adopted (again)
+  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?)
+          ON CONFLICT(nonce) DO UPDATE SET adopted_at = COALESCE(excluded.adopted_at, adopted_at)`,
   orderAgain: `UPDATE orders SET sends = sends + 1 WHERE nonce = ?`,
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
@@ -213,6 +216,8 @@ const SQL: Record<Stmt, string> = {
   fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind, notional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+  claimable: `INSERT OR REPLACE INTO claimable_since (market_id, since, payout_yes) VALUES (?, ?, ?)`,
+  claimableGone: `DELETE FROM claimable_since WHERE market_id = ?`,
 };
 
 export class Ledger {
@@ -555,9 +560,13 @@ export class Ledger {
     else this.push(['order', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
   }
 
-  /** An order of ours found at the venue by reconciliation (sent by an earlier run, or its record lost). */
+  /**
+   * An order found at the venue by reconciliation (sent by an earlier run, or its record lost). Adopted
+   * into a quote slot, its `adopted_at` is set (the count of order-ends.ts); a stranger taken in only to
+   * be cancelled (an `orphan:` slot, src/orders/orphan-slot.ts) gets a row but is no adoption.
+   */
   orderAdopted(o: LedgerOrder): void {
-    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts]]);
+    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts, adoptedIntoSlot(o) ? o.ts : null]]);
   }
 
   /**
@@ -572,6 +581,20 @@ export class Ledger {
   /** The order left the book (cancelled, gone, closed at the venue). */
   orderEnded(nonce: Bytes32, status: string, ts: number): void {
     this.push(['ended', [status, ts, nonce]]);
+  }
+
+  /**
+   * A market the venue lists claimable, when this bot first saw it so and its payout per YES share (the
+   * claims tracker's store, src/ledger/claimable-since.ts): queued like every record, so a write that
+   * fails is the ledger's failure (retried, counted, `problem()`: /readyz and the hold of ledger-watch.ts).
+   */
+  claimableSince(marketId: string, since: number, payoutYes: bigint | null): void {
+    this.push(['claimable', [marketId, since, payoutYes === null ? null : Number(payoutYes)]]);
+  }
+
+  /** The market is claimable no more (claimed, or no longer listed): its claimable_since row goes. */
+  claimableGone(marketId: string): void {
+    this.push(['claimableGone', [marketId]]);
   }
 
   cancel(nonce: Bytes32, marketId: Bytes32, result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed', detail: string | null, ts: number): void {

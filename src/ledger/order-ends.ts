@@ -1,10 +1,16 @@
 /**
- * The ledger's orders by how they ended: the one count behind `bookmaker ledger summary` (row `orderEnds`)
- * and the run report's `orders` line (this run's orders: those submitted or adopted since it began).
+ * The ledger's orders by how they ended: the one count behind `bookmaker ledger summary` (rows `orderEnds` and
+ * `ordersAdopted`) and the run report's `orders` line (this run's orders: those submitted or adopted since it began).
  *
- *   orderEnds(ledger, { since?, market? })  → { orders, ended: { cancelled: 64, filled: 10 }, rejected, unended }
- *   orderEndsText(o)                         → "74: cancelled 64, filled 10; rejected 0, not ended 0"
+ *   orderEnds(ledger, { since?, market? })  → { orders, adopted, ended: { cancelled: 64, filled: 10 }, rejected, unended }
+ *   orderEndsText(o)                         → "74 (adopted 2): cancelled 64, filled 10; rejected 0, not ended 0"
+ *   orderEndsOf(ledger, nonces)              → the same count over those orders (the stop's log of the orders found ended)
  *
+ * An order is in the window when it was submitted in it or adopted into a quote slot in it (`adopted_at`,
+ * the last adoption: an order an earlier run placed and this run found at the venue is this run's too).
+ * `adopted`: of those, the ones adopted in the window, whatever their end since: the count
+ * `bookmaker_orders_adopted_total` makes of the same adoptions while the bot runs (one test,
+ * src/orders/orphan-slot.ts adoptedIntoSlot: a stranger taken in to be cancelled is no adoption).
  * `ended` is each ended order's end as recorded: 'cancelled' when a cancel of ours was answered so, else the
  * venue's status as read (filled, expired, voided, cancelled), 'gone' or 'not-found' (docs/operating.md,
  * "Stopping"). `rejected`: refused at create, never placed. `unended`: no end recorded yet (open at the
@@ -16,6 +22,8 @@ import type { Bytes32 } from '../model/order.ts';
 export interface OrderEnds {
   /** orders recorded (submitted or adopted) in the window */
   readonly orders: number;
+  /** of them, the orders adopted into a quote slot in the window (ended since or not) */
+  readonly adopted: number;
   /** ended orders by their end, names sorted */
   readonly ended: Readonly<Record<string, number>>;
   readonly rejected: number;
@@ -27,19 +35,37 @@ export function orderEnds(ledger: Pick<Ledger, 'db'>, f: { readonly since?: numb
   const parts: string[] = [];
   const args: unknown[] = [];
   if (f.since !== undefined) {
-    parts.push('submitted_at >= ?');
-    args.push(f.since);
+    // submitted in the window, or adopted in it (an earlier run's order found at the venue)
+    parts.push('(submitted_at >= ? OR adopted_at >= ?)');
+    args.push(f.since, f.since);
   }
   if (f.market !== undefined) {
     parts.push('market_id = ?');
     args.push(f.market);
   }
   const and = parts.map((p) => ` AND ${p}`).join('');
-  // two passes over indexes alone (no table page read): every order by status (orders_counts), the unended
-  // ones by status (orders_unended); an ended order's status is its end
+  // without a window, two passes over indexes alone (no table page read): every order by status
+  // (orders_counts), the unended ones by status (orders_unended); an ended order's status is its end
   const count = (sql: string) => new Map((ledger.db.prepare(sql).all(...args) as { status: string; n: number }[]).map((r) => [r.status, r.n] as const));
   const all = count(`SELECT status, COUNT(*) AS n FROM orders ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} GROUP BY status`);
   const open = count(`SELECT status, COUNT(*) AS n FROM orders WHERE ended_at IS NULL${and} GROUP BY status`);
+  // the adopted ones (orders_adopted, a partial index of the few adopted rows)
+  const adoptedArgs: unknown[] = [];
+  let adoptedSql = 'SELECT COUNT(*) AS n FROM orders WHERE adopted_at IS NOT NULL';
+  if (f.since !== undefined) {
+    adoptedSql += ' AND adopted_at >= ?';
+    adoptedArgs.push(f.since);
+  }
+  if (f.market !== undefined) {
+    adoptedSql += ' AND market_id = ?';
+    adoptedArgs.push(f.market);
+  }
+  const adopted = (ledger.db.prepare(adoptedSql).get(...adoptedArgs) as { n: number }).n;
+  return tally(all, open, adopted);
+}
+
+/** Orders by status, the unended ones by status, and the adopted ones, as OrderEnds. */
+function tally(all: ReadonlyMap<string, number>, open: ReadonlyMap<string, number>, adopted: number): OrderEnds {
   const ended: Record<string, number> = {};
   let orders = 0;
   let rejected = 0;
@@ -52,11 +78,40 @@ export function orderEnds(ledger: Pick<Ledger, 'db'>, f: { readonly since?: numb
     if (status === 'rejected') rejected += notEnded;
     else unended += notEnded;
   }
-  return { orders, ended, rejected, unended };
+  return { orders, adopted, ended, rejected, unended };
+}
+
+/**
+ * The same count over the given orders (by nonce; one the ledger does not hold is not counted): the stop's
+ * log of the orders its cancel-all found ended already (src/runtime/closed-at-stop.ts) says how they ended
+ * as the run report's `orders` line counts them.
+ */
+export function orderEndsOf(ledger: Pick<Ledger, 'db'>, nonces: readonly Bytes32[]): OrderEnds {
+  const all = new Map<string, number>();
+  const open = new Map<string, number>();
+  let adopted = 0;
+  const unique = [...new Set(nonces)];
+  // a bounded number of parameters per statement
+  for (let i = 0; i < unique.length; i += 500) {
+    const chunk = unique.slice(i, i + 500);
+    const rows = ledger.db
+      .prepare(
+        `SELECT status, ended_at IS NULL AS unended, adopted_at IS NOT NULL AS adopted, COUNT(*) AS n FROM orders
+         WHERE nonce IN (${chunk.map(() => '?').join(', ')}) GROUP BY 1, 2, 3`,
+      )
+      .all(...chunk) as { status: string; unended: number; adopted: number; n: number }[];
+    for (const r of rows) {
+      all.set(r.status, (all.get(r.status) ?? 0) + r.n);
+      if (r.unended) open.set(r.status, (open.get(r.status) ?? 0) + r.n);
+      if (r.adopted) adopted += r.n;
+    }
+  }
+  return tally(all, open, adopted);
 }
 
 /** The counts as one line shows them (the run report, `ledger summary`). */
 export function orderEndsText(o: OrderEnds): string {
   const ends = Object.entries(o.ended).map(([k, n]) => `${k} ${n}`);
-  return `${o.orders}: ${ends.length ? ends.join(', ') : 'none ended'}; rejected ${o.rejected}, not ended ${o.unended}`;
+  const adopted = o.adopted > 0 ? ` (adopted ${o.adopted})` : '';
+  return `${o.orders}${adopted}: ${ends.length ? ends.join(', ') : 'none ended'}; rejected ${o.rejected}, not ended ${o.unended}`;
 }

@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -172,6 +172,20 @@ ALTER TABLE fills ADD COLUMN notional INTEGER;
 `;
 
 /**
+ * Version 5: when an order was last adopted into a quote slot by reconciliation (`adopted_at`, ms; NULL:
+ * never), so `ledger summary`'s ordersAdopted and the run report count an adopted order after it ends
+ * (its status then is its end, no longer 'adopted') and count an order an earlier run placed and this one
+ * adopted (its row kept the earlier run's status). Rows from before: a row the adoption inserted (no
+ * send, sends 0) into a quote slot (not an `orphan:` one, src/orders/orphan-slot.ts) was adopted at its
+ * submitted_at, the adoption's time; an adoption of an order the ledger already held left no mark, so it
+ * stays uncounted.
+ */
+const V5 = `
+ALTER TABLE orders ADD COLUMN adopted_at INTEGER;
+UPDATE orders SET adopted_at = submitted_at WHERE sends = 0 AND slot NOT LIKE 'orphan:%';
+`;
+
+/**
  * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
@@ -183,6 +197,7 @@ ALTER TABLE fills ADD COLUMN notional INTEGER;
  *   orders_counts    `ledger summary`'s order counts, read from the index alone (a tenth of the table's pages)
  *   fills_origin     the summary's foreign fills (a few rows, not every fill)
  *   fills_fee_source the summary's fees by who stated them, read from the index alone
+ *   orders_adopted   the orders adopted in a window (order-ends.ts; partial: only adopted rows)
  */
 export const INDEXES = `
 CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
@@ -193,6 +208,7 @@ CREATE INDEX IF NOT EXISTS fills_nonce_size ON fills (nonce, size);
 CREATE INDEX IF NOT EXISTS orders_counts ON orders (status, answer, sends);
 CREATE INDEX IF NOT EXISTS fills_origin ON fills (origin);
 CREATE INDEX IF NOT EXISTS fills_fee_source ON fills (fee_source, fee);
+CREATE INDEX IF NOT EXISTS orders_adopted ON orders (adopted_at) WHERE adopted_at IS NOT NULL;
 `;
 
 /**
@@ -259,6 +275,7 @@ export function migrate(db: Database.Database): void {
       if (version < 2) db.exec(V2);
       if (version < 3) db.exec(V3);
       if (version < 4) db.exec(V4);
+      if (version < 5) db.exec(V5);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   }

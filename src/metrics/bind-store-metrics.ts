@@ -6,6 +6,7 @@
  * `bindStoreMetrics(metrics, store)` → an unsubscribe function.
  */
 import type { Subscription } from 'rxjs';
+import { adoptedIntoSlot } from '../orders/orphan-slot.ts';
 import { refusalLabel } from '../orders/refusal.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { StoreState } from '../state/market-state.ts';
@@ -81,8 +82,8 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       break;
     case 'OrderAdopted':
       // a stranger found and being cancelled is taken into account (counted at worst case) too; only
-      // orders adopted into a quote slot count as adopted
-      if (!e.slot.startsWith('orphan:')) m.ordersAdopted.inc({ market: label(state, e.marketId, bySlug) });
+      // orders adopted into a quote slot count as adopted, by the test the ledger's count uses (order-ends.ts)
+      if (adoptedIntoSlot(e)) m.ordersAdopted.inc({ market: label(state, e.marketId, bySlug) });
       break;
     case 'OrdersReconciled':
       m.reconciles.inc();

@@ -45,4 +45,9 @@ export interface BotOptions {
    * refusing the start (src/runtime/wallet-watch.ts)
    */
   cancelForeignOrders?: boolean;
+  /**
+   * the claims tracker's periodic holdings check while running (src/runtime/claims/claims-tracker.ts): its
+   * pause, ms (default HELD_CHECK_MS, 15 min); tests shorten it
+   */
+  claimsHeldCheckMs?: number;
 }

@@ -10,7 +10,7 @@
  *   const gone = om.endedAtStop();
  *   let read = null;
  *   await bookLedger.finalSweep(client, trader, books, { nonces: gone.map((g) => g.nonce), read: (r) => (read = r) });
- *   closeAtStop({ core, clock, log }, gone, read);
+ *   closeAtStop({ core, clock, log, ends: (n) => bookLedger.orderEndsOf(n) }, gone, read);
  *
  * Their end is never guessed before the sweep: an OrderGone would end them 'gone' in the ledger, and the
  * sweep would then look up only the recent ones, missing an older order's racing fill. The sweep reads
@@ -21,11 +21,18 @@
  * store alone, since the venue listed it open no more: the ledger keeps it unfinished, and the next
  * start's catch-up reads its end. One the venue shows open again is left as it is, and logged.
  * docs/operating.md ("Stopping").
+ *
+ * The log line counts them apart from the orders the stop's cancels ended (answered 201 `cancelled`: the
+ * `stopped` line's `cancelled`): `alreadyEnded`, of them `answeredAlreadyCancelled` (the store let those
+ * go with the answer) and `foundGone` (gone from the cancel-all's list: the ones closed, unread or open
+ * here), and `endedAs`, their ends as the ledger holds them after the sweep (`notEnded`: no end read yet),
+ * by the count of the run report's `orders` line (src/ledger/order-ends.ts orderEndsOf).
  */
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import type { TradingCore } from '../kernel/trading-core.ts';
 import type { VenueOrderStatus } from '../ledger/catch-up.ts';
+import type { OrderEnds } from '../ledger/order-ends.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { StateEvent } from '../state/events.ts';
 
@@ -39,8 +46,14 @@ export interface ClosedAtStop {
 }
 
 export function closeAtStop(
-  o: { readonly core: Pick<TradingCore, 'store' | 'receiveAll'>; readonly clock: Clock; readonly log: Logger },
-  gone: readonly { readonly nonce: Bytes32; readonly marketId: Bytes32 }[],
+  o: {
+    readonly core: Pick<TradingCore, 'store' | 'receiveAll'>;
+    readonly clock: Clock;
+    readonly log: Logger;
+    /** the orders by end as the ledger holds them (BotLedger.orderEndsOf); absent or null: not logged */
+    readonly ends?: (nonces: readonly Bytes32[]) => OrderEnds | null;
+  },
+  gone: readonly { readonly nonce: Bytes32; readonly marketId: Bytes32; readonly answered?: true }[],
   read: readonly VenueOrderStatus[] | null,
 ): ClosedAtStop {
   const status = new Map((read ?? []).map((v) => [v.nonce, v.status]));
@@ -64,10 +77,22 @@ export function closeAtStop(
     }
   }
   o.core.receiveAll(events);
-  if (gone.length > 0)
+  if (gone.length > 0) {
+    const answered = gone.filter((g) => g.answered === true).length;
+    const ends = o.ends?.(gone.map((g) => g.nonce)) ?? null;
     o.log.info(
-      { orders: gone.length, closed: events.length, unread, open },
-      "stop: orders that ended while the cancels ran (their end unseen, the feeds closed) closed in the store with the venue's status",
+      {
+        alreadyEnded: gone.length,
+        answeredAlreadyCancelled: answered,
+        foundGone: gone.length - answered,
+        ...(ends ? { endedAs: ends.ended, notEnded: ends.unended } : {}),
+        closed: events.length,
+        unread,
+        open,
+      },
+      'stop: orders that ended while the cancels ran, not by a cancel of ours (their end unseen, the feeds closed), ' +
+        "closed in the store with the venue's status",
     );
+  }
   return { closed: events.length, unread, open };
 }

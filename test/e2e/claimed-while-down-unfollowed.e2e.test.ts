@@ -20,11 +20,10 @@ import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { ledgerConfig, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, startTestBot, waitFor, yesTerms } from './harness.ts';
+import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, scrapeMetrics, startTestBot, waitFor } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { freePort } from '../support/net.ts';
 
-const S = 1_000_000;
 /** a market's figures but when it was marked (the resolution's time: when the books learnt it) */
 const unmarked = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0 });
 
@@ -36,10 +35,7 @@ test('a claim made while the bot was down in a market it no longer follows reach
     let bot2: Bot | null = null;
     try {
       const b1 = bot;
-      await waitFor('both markets quoted', async () => (await openOrders(h.bot, m1)).length === 2 && (await openOrders(h.bot, m2)).length === 2, 60_000);
-      const bid = (await openOrders(h.bot, m1)).map(yesTerms).find((o) => o.side === 'bid')!;
-      await place(h.mover, { marketId: m1, outcomeIndex: 1, side: 1, price: bid.price, shares: 10, timeInForce: 1, inventoryMode: 2 });
-      await waitFor('the bot holds 10 YES in m1', () => b1.kernel.account.market(m1l)?.yes === 10 * S, 30_000);
+      await boughtYes(h, b1, m1, 10);
       assert.equal(await b1.stop(), 0);
       bot = null;
 

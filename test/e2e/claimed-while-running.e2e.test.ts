@@ -17,20 +17,15 @@ import { test } from 'node:test';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { freePort } from '../support/net.ts';
-import { ledgerConfig, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, startTestBot, waitFor, yesTerms } from './harness.ts';
-
-const S = 1_000_000;
+import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, scrapeMetrics, startTestBot, waitFor } from './harness.ts';
 
 test('a claim made while the bot runs reaches the books within a read: the drift never outlasts the grace', { timeout: 240_000 }, async () => {
   await onLedgerExchange(async (h, ledger) => {
-    const [m1, m2] = h.markets as [Bytes32, Bytes32];
+    const [m1] = h.markets as [Bytes32, Bytes32];
     const m1l = m1.toLowerCase() as Bytes32;
     const bot: Bot = await startTestBot(h, await ledgerConfig(h, ledger), { metricsPort: await freePort() });
     try {
-      await waitFor('both markets quoted', async () => (await openOrders(h.bot, m1)).length === 2 && (await openOrders(h.bot, m2)).length === 2, 60_000);
-      const bid = (await openOrders(h.bot, m1)).map(yesTerms).find((o) => o.side === 'bid')!;
-      await place(h.mover, { marketId: m1, outcomeIndex: 1, side: 1, price: bid.price, shares: 10, timeInForce: 1, inventoryMode: 2 });
-      await waitFor('the bot holds 10 YES in m1', () => bot.kernel.account.market(m1l)?.yes === 10 * S, 30_000);
+      await boughtYes(h, bot, m1, 10);
       h.ex.state.services.resolveMarket(m1, 500_000, Date.now(), 'e2e: split');
       await waitFor(
         'the claimable position is seen',

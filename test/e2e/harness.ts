@@ -308,3 +308,37 @@ export async function loseTwoDollars(h: Harness, bot: Bot): Promise<void> {
   await waitFor('fill seen', () => (bot.store.state.markets.get(m.toLowerCase())?.position.net ?? 0) > 0);
   await setBook(h, m, 260_000, 300_000);
 }
+
+/**
+ * Once the bot quotes every market, the mover sells it `shares` YES into its bid in `m` (IOC); returns
+ * once the books hold them. The claims tests' first run (claimed-while-down, -unfollowed, claimed-while-running,
+ * claimed-while-running-unfollowed): a position to resolve and claim.
+ */
+export async function boughtYes(h: Harness, bot: Bot, m: Bytes32, shares: number): Promise<void> {
+  await waitQuoting(h, 60_000);
+  const bid = (await openOrders(h.bot, m)).map(yesTerms).find((o) => o.side === 'bid');
+  if (!bid) throw new Error(`the bot quotes no bid in ${m}`);
+  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid.price, shares, timeInForce: 1, inventoryMode: 2 });
+  const k = m.toLowerCase() as Bytes32;
+  await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * 1_000_000, 30_000);
+}
+
+/**
+ * The stop-race tests' start (stop-cancel-fill, stop-fill-race): a bot on a ledger with no periodic
+ * reconcile (it could meet the order the test fills first: the stop's cancel-all alone must), quoting
+ * every market; its bid in market 0.
+ */
+export async function quotingForStop(h: Harness, ledger: string): Promise<{ bot: Bot; m0: Bytes32; bid: VenueOrder }> {
+  const base = await ledgerConfig(h, ledger);
+  const bot = await startTestBot(h, { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } });
+  try {
+    await waitQuoting(h, 60_000);
+    const m0 = h.markets[0]!.toLowerCase() as Bytes32;
+    const bid = (await openOrders(h.bot, m0)).find((o) => yesTerms(o).side === 'bid');
+    if (!bid) throw new Error('the bot quotes no bid in market 0');
+    return { bot, m0, bid };
+  } catch (e) {
+    await bot.stop();
+    throw e;
+  }
+}

@@ -60,10 +60,13 @@ export async function take(h: Harness, m: Bytes32, side: 'bid' | 'ask', shares: 
   await setBook(h, m, 480_000, 520_000);
 }
 
-/** Run 1: `bookmaker run` in a child on the harness's config with the ledger at `ledger`; returns it and its config file. */
-export function runChild(h: Harness, dir: string, ledger: string): { child: Child; file: string } {
+/**
+ * Run 1: `bookmaker run` in a child on the harness's config with the ledger at `ledger` (`ledgerMore`: more
+ * lines of its `ledger:` section, indented by two spaces); returns it and its config file.
+ */
+export function runChild(h: Harness, dir: string, ledger: string, ledgerMore = ''): { child: Child; file: string } {
   const file = join(dir, 'bot.yaml');
-  writeFileSync(file, `${yaml(h)}ledger:\n  path: ${ledger}\n  markSeconds: 1\n`);
+  writeFileSync(file, `${yaml(h)}ledger:\n  path: ${ledger}\n  markSeconds: 1\n${ledgerMore}`);
   const child = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
     BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
   });

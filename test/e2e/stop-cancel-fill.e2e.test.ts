@@ -17,24 +17,18 @@ import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import { ledgerSummary, replayPositions } from '../../src/ledger/books.ts';
 import { orderEndsText } from '../../src/ledger/order-ends.ts';
 import { formatRunReport } from '../../src/runtime/run-report.ts';
-import { ledgerConfig, onLedgerExchange, openOrders, place, startTestBot, waitFor, waitQuoting, yesTerms } from './harness.ts';
+import { onLedgerExchange, openOrders, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
 test("a fill between the stop's list and its cancel: the order ends 'filled' as the venue states it, not 'cancelled'", async () => {
   await onLedgerExchange(async (h, ledger) => {
-    const base = await ledgerConfig(h, ledger);
     // no periodic reconcile (it could meet the filled order first): the cancel-all alone meets it
-    const cfg = { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } };
-    const bot = await startTestBot(h, cfg);
+    const { bot, m0, bid } = await quotingForStop(h, ledger);
     let stopping: Promise<number> | null = null;
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     try {
-      await waitQuoting(h, 60_000);
-      const m0 = h.markets[0]!.toLowerCase() as Bytes32;
-      const bid = (await openOrders(h.bot, m0)).find((o) => yesTerms(o).side === 'bid');
-      assert.ok(bid, 'the bot quotes a bid in market 0');
       // the stop's first cancel call (its feeds are closed by then), held before it runs: its list has run
       const held: HeldRequest[] = [];
       let lists = 0;
@@ -102,7 +96,7 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
       // the run report's orders by end state and `ledger summary`'s: one count (src/ledger/order-ends.ts), this run the whole ledger
       const report = bot.report('stop', 0);
       assert.deepEqual(report.orders, rec.summary.orderEnds, "the run report's orders by end = `ledger summary`'s");
-      assert.deepEqual(report.orders, { orders: all.length, ended: Object.fromEntries(venueEnds), rejected: 0, unended: 0 }, '= the venue');
+      assert.deepEqual(report.orders, { orders: all.length, adopted: 0, ended: Object.fromEntries(venueEnds), rejected: 0, unended: 0 }, '= the venue');
       assert.ok(
         formatRunReport(report).includes(`  orders: ${orderEndsText(rec.summary.orderEnds)}`),
         'the printed report shows the line `ledger summary` shows',
@@ -127,18 +121,12 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
 
 test("outside the stop: a pause's cancel that meets an order filled meanwhile (alreadyCancelled) leaves its end to the venue's word, 'filled'", async () => {
   await onLedgerExchange(async (h, ledger) => {
-    const base = await ledgerConfig(h, ledger);
-    const cfg = { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } };
-    const bot = await startTestBot(h, cfg);
+    const { bot, m0, bid } = await quotingForStop(h, ledger);
     let releaseCancels!: () => void;
     const cancelsHeld = new Promise<void>((r) => (releaseCancels = r));
     let releaseReads!: () => void;
     const readsHeld = new Promise<void>((r) => (releaseReads = r));
     try {
-      await waitQuoting(h, 60_000);
-      const m0 = h.markets[0]!.toLowerCase() as Bytes32;
-      const bid = (await openOrders(h.bot, m0)).find((o) => yesTerms(o).side === 'bid');
-      assert.ok(bid, 'the bot quotes a bid in market 0');
       const stored = (): { state: string } | undefined => bot.store.state.markets.get(m0)?.orders.get(bid.nonce.toLowerCase() as Bytes32);
       assert.ok(stored(), 'the store holds the bid');
       // from here: the bot's cancel calls are held before they run; once the fill is in, its reads of

@@ -14,27 +14,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { VenueOrder } from '../../src/model/order.ts';
 import { replayPositions } from '../../src/ledger/books.ts';
 import { summaryRows } from '../../src/runtime/terminal-summary.ts';
-import { ledgerConfig, onLedgerExchange, openOrders, place, startTestBot, waitFor, waitQuoting, yesTerms } from './harness.ts';
+import { onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
 test("a fill racing the stop's cancels: the store and the health model agree with the venue, the ledger has the fill and the order's real end", async () => {
   await onLedgerExchange(async (h, ledger) => {
-    const base = await ledgerConfig(h, ledger);
     // no periodic reconcile (it could read the filled order gone first): the cancel-all alone meets it
-    const cfg = { ...base, orders: { ...base.orders, reconcileIntervalMs: 3_600_000 } };
-    const bot = await startTestBot(h, cfg);
+    const { bot, m0, bid } = await quotingForStop(h, ledger);
     let stopping: Promise<number> | null = null;
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
     try {
-      await waitQuoting(h, 60_000);
-      const m0 = h.markets[0]!.toLowerCase() as Bytes32;
-      const bid = (await openOrders(h.bot, m0)).map(yesTerms).find((y) => y.side === 'bid');
-      assert.ok(bid, 'the bot quotes a bid in market 0');
       // the bot's lists of open orders once the stop cancels (its feeds are closed by then), held before they run
       const held: HeldRequest[] = [];
       h.ex.holdRequests((r) => {
@@ -46,7 +40,7 @@ test("a fill racing the stop's cancels: the store and the health model agree wit
       stopping = bot.stop();
       await waitFor("the cancel-all's list of open orders is held", () => held.length > 0, 60_000);
       // the mover takes the whole bid (10 shares) before the list runs
-      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: bid.price, shares: 10, timeInForce: 1, inventoryMode: 2 });
+      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: yesTerms(bid).price, shares: 10, timeInForce: 1, inventoryMode: 2 });
       h.ex.holdRequests(null);
       release();
       assert.equal(await stopping, 0, 'the stop ends cleanly');

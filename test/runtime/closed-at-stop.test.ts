@@ -11,7 +11,13 @@ import { silentLogger } from '../../src/core/logger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { closeAtStop } from '../../src/runtime/closed-at-stop.ts';
 import type { StateEvent } from '../../src/state/events.ts';
-import { settableClock } from '../support/venue-order.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../src/core/logger.ts';
+import { orderEnds, orderEndsOf } from '../../src/ledger/order-ends.ts';
+import { openBotLedger } from '../support/bot-ledger.ts';
+import { settableClock, T0, TRADER } from '../support/venue-order.ts';
 
 const M = ('0x' + '11'.repeat(32)) as Bytes32;
 const n = (c: string): Bytes32 => ('0x' + c.repeat(64)) as Bytes32;
@@ -71,4 +77,60 @@ test('no sweep (failed, paper, refused start): every order the store still holds
     f.storeOnly.map((e) => e.type),
     ['OrderGone', 'OrderGone'],
   );
+});
+
+test("the log counts the orders found ended already apart from the stop's cancelled ones, with their ends as the ledger's orders line counts them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bookmaker-closed-at-stop-'));
+  const clock = settableClock(T0);
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
+  const bl = await openBotLedger({ path: join(dir, 'l.sqlite'), clock, trader: TRADER });
+  try {
+    // the stop: d's cancel was answered 201; a's alreadyCancelled (it filled after the list); b and c were
+    // gone from the list (b filled, c could not be read)
+    const [a, b, c, d] = [n('a'), n('b'), n('c'), n('d')];
+    for (const k of [a, b, c, d]) {
+      bl.onEvent({
+        type: 'OrderSubmitted',
+        marketId: M,
+        slot: `s${k}`,
+        nonce: k,
+        order: { nonce: k, marketId: M, outcomeIndex: 1, side: 0, price: 400_000, size: 10_000_000 },
+        retry: false,
+        ts: T0,
+      });
+      bl.onEvent({ type: 'OrderAccepted', marketId: M, nonce: k, duplicate: false, ts: T0 });
+    }
+    bl.onEvent({ type: 'OrderCancelled', marketId: M, nonce: d, alreadyCancelled: false, ts: T0 + 1 });
+    bl.onEvent({ type: 'OrderCancelled', marketId: M, nonce: a, alreadyCancelled: true, ts: T0 + 1 });
+    // the sweep's reads reach the ledger (finalSweep records the ends it read)
+    bl.onEvent({ type: 'OrderClosed', marketId: M, nonce: a, status: 'filled', ts: T0 + 2 });
+    bl.onEvent({ type: 'OrderClosed', marketId: M, nonce: b, status: 'filled', ts: T0 + 2 });
+    const f = fakeCore([b, c]);
+    const gone = [
+      { nonce: a, marketId: M, answered: true as const },
+      { nonce: b, marketId: M },
+      { nonce: c, marketId: M },
+    ];
+    const r = closeAtStop({ core: f.core, clock, log, ends: (x) => bl.orderEndsOf(x) }, gone, [
+      { nonce: a, marketId: M, status: 'filled' },
+      { nonce: b, marketId: M, status: 'filled' },
+    ]);
+    assert.deepEqual(r, { closed: 1, unread: 1, open: 0 });
+    const line = lines.find((l) => String(l.msg).startsWith('stop: orders that ended while the cancels ran'));
+    assert.ok(line, JSON.stringify(lines));
+    assert.equal(line.orders, undefined, 'no field mixing the kinds');
+    assert.equal(line.alreadyEnded, 3);
+    assert.equal(line.answeredAlreadyCancelled, 1);
+    assert.equal(line.foundGone, 2);
+    const ends = orderEndsOf(bl.ledger, [a, b, c]);
+    assert.deepEqual(line.endedAs, ends.ended, 'the ends as order-ends counts them');
+    assert.deepEqual(line.endedAs, { filled: 2 }, 'the cancelled one (201) is not among them');
+    assert.equal(line.notEnded, 1);
+    // and over the whole run, the same count has d apart: cancelled by our cancel
+    assert.deepEqual(orderEnds(bl.ledger).ended, { cancelled: 1, filled: 2 });
+  } finally {
+    bl.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

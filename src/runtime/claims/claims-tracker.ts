@@ -50,6 +50,10 @@
  * tokens. The same check, for that market alone (`marketId`), follows a resolution with a position
  * that the venue never showed claimable (claimed before the first read, or
  * resolved and claimed while the bot was down: the feed's resolution gives the books the payout).
+ * While the bot runs, the same check every `heldCheckMs` (HELD_CHECK_MS, 15 min) covers the markets
+ * the books hold tokens in that this run does not follow (`follows`: no feed tells their resolution),
+ * so one resolved and claimed meanwhile reaches the books within a period, not at the next start; one
+ * shown claimable makes the claimable list read. No read while there are none (scheduleHeldCheck).
  *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}          USDC claimable per market not yet overdue (removed once claimed or overdue)
@@ -108,6 +112,13 @@ export interface ClaimsTrackerOptions {
    * never showed claimable
    */
   readonly readHoldings?: (marketId?: Bytes32) => AsyncIterable<Holding>;
+  /**
+   * the markets whose resolution this run's market feed reports (quoted here): the periodic holdings check
+   * leaves them to it (default none: every market the books hold tokens in is checked)
+   */
+  readonly follows?: (marketId: Bytes32) => boolean;
+  /** the periodic holdings check's pause while the books hold tokens in markets not followed (default HELD_CHECK_MS) */
+  readonly heldCheckMs?: number;
   /** a market's claimable amount was claimed (it left the venue's list): the account's books redeem its tokens */
   readonly onClaimed?: (marketId: Bytes32, payoutYes: bigint | null) => void;
   /**
@@ -198,6 +209,10 @@ export const OVERDUE_AFTER_MS = 86_400_000;
 export const HOLDINGS_READ_MAX = 10_000;
 /** market reads at most at start-up for claims the venue shows in markets whose payout the books do not know */
 export const PAYOUT_READS_MAX = 100;
+/** the periodic holdings check's pause: one portfolio read per this while the books hold tokens in markets not followed */
+export const HELD_CHECK_MS = 900_000;
+/** markets said once each (at warn) when the periodic check sees them claimed without a payout to record */
+const NO_PAYOUT_SAID_MAX = 1_000;
 /** the longest re-read pause while something is claimable */
 export const MAX_INTERVAL_MS = 900_000;
 /** overdue markets named in the report (the largest): the only ones held in memory; the rest are counted and summed at every read */
@@ -255,6 +270,9 @@ export class ClaimsTracker {
   private reading: Promise<void> | null = null;
   private again = false;
   private cancelTimer: () => void = () => undefined;
+  private cancelHeldTimer: () => void = () => undefined;
+  /** markets the periodic check said claimed without a payout (once each) */
+  private readonly noPayoutSaid = new Set<string>();
   private stopped = false;
 
   constructor(o: ClaimsTrackerOptions) {
@@ -313,6 +331,22 @@ export class ClaimsTracker {
   async start(): Promise<void> {
     await this.readNow();
     await this.claimedWhileDown();
+    this.scheduleHeldCheck();
+  }
+
+  /**
+   * While running, the same check every `heldCheckMs` over the markets the books hold tokens in that this
+   * run does not follow (`follows`: no market feed tells their resolution): one resolved and claimed while
+   * the bot runs reaches the books within a period, not at the next start. Bounded: no read at all while
+   * the books hold no tokens outside the followed markets (or only in markets the claimable list follows),
+   * else one portfolio read a period (HOLDINGS_READ_MAX rows), and market reads only for markets it shows
+   * claimed (PAYOUT_READS_MAX); one it shows claimable makes the claimable list read, which follows it then.
+   */
+  private scheduleHeldCheck(): void {
+    if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
+    this.cancelHeldTimer = this.o.clock.setTimeout(() => {
+      void this.claimedWhileDown(undefined, true).finally(() => this.scheduleHeldCheck());
+    }, this.o.heldCheckMs ?? HELD_CHECK_MS);
   }
 
   /**
@@ -322,14 +356,19 @@ export class ClaimsTracker {
    * followed or not) are looked up in the same read; one the venue shows claimed reaches the books at
    * the payout its market read states (`readPayout`), and only then.
    */
-  private async claimedWhileDown(only?: Bytes32): Promise<void> {
+  private async claimedWhileDown(only?: Bytes32, running = false): Promise<void> {
     if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
     const ids = new Set<string>();
     /** of `ids`, the markets whose payout the books do not know */
     const unresolved = new Set<string>();
     // claimable at the venue: the claimable reads follow it until it is claimed
     const listed = this.store.all();
-    const skip = (id: Bytes32): boolean => !this.owns(id) || this.markets.get(id)?.state === 'claimable' || listed.has(id);
+    // (the periodic check: a market the feed follows is the feed's; one already seen claimed is done)
+    const skip = (id: Bytes32): boolean =>
+      !this.owns(id) ||
+      this.markets.get(id)?.state === 'claimable' ||
+      listed.has(id) ||
+      (running && (this.o.follows?.(id) === true || this.markets.get(id)?.state === 'claimed' || this.pending.has(id)));
     for (const id of this.o.unclaimed()) if (!skip(id) && (only === undefined || id === only)) ids.add(id);
     if (only === undefined && this.o.readPayout)
       for (const id of this.o.heldUnresolved?.() ?? [])
@@ -357,7 +396,7 @@ export class ClaimsTracker {
       this.log.warn(
         { err: (e as Error).message, markets: ids.size },
         `the portfolio could not be read: ${ids.size} market(s) the books hold tokens in are not checked ` +
-          'for a claim made while the bot was down (until the next start)',
+          (running ? 'for a claim (until the next check)' : 'for a claim made while the bot was down (until the next start)'),
       );
       return;
     }
@@ -365,10 +404,15 @@ export class ClaimsTracker {
     /** shown claimed, payout unknown: not recorded (the market read states none, failed, or past PAYOUT_READS_MAX) */
     const noPayout: string[] = [];
     let payoutReads = 0;
+    let recorded = 0;
+    /** the periodic check: a market the venue shows claimable (resolved, not claimed yet) */
+    let claimable = false;
     for (const id of ids) {
       const redeemed = claimedAtVenue(rows.get(id) ?? []);
       if (redeemed === null) {
-        if (!unresolved.has(id)) notShown.push(id);
+        if (running) {
+          if ((rows.get(id) ?? []).some((r) => r.claimableAmount > 0n || r.claimState === 'claimable')) claimable = true;
+        } else if (!unresolved.has(id)) notShown.push(id);
         continue;
       }
       let pay = this.pending.get(id)?.payoutYes ?? this.markets.get(id)?.payoutYes ?? null;
@@ -393,22 +437,41 @@ export class ClaimsTracker {
       this.log.info(
         { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state, ...(unresolved.has(id) ? { payoutYes: micro(pay!) } : {}) },
         `market ${id}: ${unresolved.has(id) ? `resolved (a YES share pays ${micro(pay!)} USDC, the market read) and ` : ''}` +
-          `claimed${only === undefined ? ' while the bot was down' : ''} (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
+          `claimed${running ? ' (a market this run does not follow: the periodic holdings check)' : only === undefined ? ' while the bot was down' : ''}` +
+          ` (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
       this.o.onClaimed?.(id as Bytes32, pay);
+      recorded++;
     }
+    if (!running && only === undefined)
+      this.log.info(
+        { markets: ids.size, claimed: recorded },
+        `start-up claim check: ${ids.size} market(s) the books hold tokens in looked up in the portfolio, ${recorded} claimed`,
+      );
     if (notShown.length > 0)
       this.log.info(
         { markets: notShown.length, first: notShown.slice(0, 5) },
         `${notShown.length} resolved market(s) the books hold unclaimed: the venue shows none claimed; they stay held in the books`,
       );
+    // the claimable list follows it from now on (its claim then reaches the books as it leaves the list)
+    if (claimable) void this.readNow();
+    if (running) {
+      // said once per market (each period sees it again)
+      for (let i = noPayout.length - 1; i >= 0; i--) if (this.noPayoutSaid.has(noPayout[i]!)) noPayout.splice(i, 1);
+      for (const id of noPayout) this.noPayoutSaid.add(id);
+      for (const id of this.noPayoutSaid) {
+        if (this.noPayoutSaid.size <= NO_PAYOUT_SAID_MAX) break;
+        this.noPayoutSaid.delete(id);
+      }
+    }
     if (noPayout.length > 0)
       this.log.warn(
         { markets: noPayout.length, first: noPayout.slice(0, 5) },
         `${noPayout.length} market(s) the venue shows claimed whose payout the books do not know and the market read did not state ` +
           '(no resolved outcome, a failed read, or more than ' +
-          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until the next start`,
+          `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until ` +
+          `${running ? 'a later check or ' : ''}the next start`,
       );
     this.trimSettled();
   }
@@ -528,6 +591,7 @@ export class ClaimsTracker {
   stop(): void {
     this.stopped = true;
     this.cancelTimer();
+    this.cancelHeldTimer();
   }
 
   /** One read at a time; a request during a read runs one more right after it. */

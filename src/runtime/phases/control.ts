@@ -151,7 +151,7 @@ export function controlPhase(
     const closing = gone.length > 0 ? { nonces: gone.map((g) => g.nonce), read: (r: readonly VenueOrderStatus[]) => (read = r) } : undefined;
     if (refused) log.info("refused at start: no fills swept into this ledger (the orders at the venue are another trader's)");
     else await bookLedger.finalSweep(client, cp.venue.trader, accountBooks, closing);
-    closeAtStop({ core: cp.core, clock: c.clock, log }, gone, read);
+    closeAtStop({ core: cp.core, clock: c.clock, log, ends: (n) => bookLedger.orderEndsOf(n) }, gone, read);
   });
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
   // cancels them before startBot gives up (the kill switch and halts do the same through shutdown)

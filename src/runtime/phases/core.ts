@@ -227,7 +227,7 @@ export function corePhase(
     ...(watchdog ? { afterCancel: () => watchdog.standDown() } : {}),
   });
 
-  const claims = paper ? null : claimsTracker(c, client, venue, l);
+  const claims = paper ? null : claimsTracker(c, client, venue, l, (id) => k.hasMarket(id));
   claimsLate = claims;
   if (claims) life.add(() => claims.stop());
   const held = new HeldForeignFills(bookLedger);
@@ -374,7 +374,13 @@ function venuePort(
  * After resolution (src/runtime/claims): claimable positions of this instance's markets, read from the
  * venue at start-up and when a market resolves; logged, counted and in the run report.
  */
-function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: VenuePort, { bookLedger, accountBooks }: LedgerPhase): ClaimsTracker {
+function claimsTracker(
+  c: StartContext,
+  client: VenuePhase['client'],
+  venue: VenuePort,
+  { bookLedger, accountBooks }: LedgerPhase,
+  follows: (marketId: Bytes32) => boolean,
+): ClaimsTracker {
   const { clock } = c;
   return new ClaimsTracker({
     read: () => client.portfolio.claimable(venue.trader),
@@ -388,6 +394,9 @@ function claimsTracker(c: StartContext, client: VenuePhase['client'], venue: Ven
       return pay === null ? null : BigInt(pay);
     },
     readHoldings: (marketId) => client.portfolio.iterate(venue.trader, marketId ? { marketId, pageSize: 500 } : { kind: 'all', pageSize: 500 }),
+    // while running, the held markets no feed follows (a quoted market's resolution comes with its feed)
+    follows,
+    ...(c.o.claimsHeldCheckMs !== undefined ? { heldCheckMs: c.o.claimsHeldCheckMs } : {}),
     owns: (id) => shardOwns(id, c.cfg.selection.shard),
     clock,
     logger: c.o.logger,

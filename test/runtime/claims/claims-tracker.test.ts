@@ -24,6 +24,7 @@ import {
 } from '../../../src/runtime/claims/claims-tracker.ts';
 import { buildRunReport, formatRunReport } from '../../../src/runtime/run-report.ts';
 import { STOPPED_RUN } from '../../support/run-report.ts';
+import { movingClock } from '../../support/moving-clock.ts';
 
 const A = ('0x' + 'a1'.repeat(32)) as Bytes32;
 const B = ('0x' + 'b2'.repeat(32)) as Bytes32;
@@ -290,32 +291,6 @@ test('a refusal no retry passes (403): said once, no retry loop, the next resolu
   assert.equal(t.report().markets[0]!.state, 'pending');
   t.stop();
 });
-
-/** A clock whose time moves: `step()` fires the one pending timer at its time. */
-function movingClock(): Clock & { t: number; timers: { fn: () => void; at: number }[]; step(): number } {
-  const c = {
-    t: 1_800_000_000_000,
-    timers: [] as { fn: () => void; at: number }[],
-    now: () => c.t,
-    scheduler: asyncScheduler,
-    setTimeout(fn: () => void, ms: number) {
-      const x = { fn, at: c.t + ms };
-      c.timers.push(x);
-      return () => void (c.timers = c.timers.filter((y) => y !== x));
-    },
-    /** fire the earliest timer at its time; the pause it had */
-    step() {
-      c.timers.sort((a, b) => a.at - b.at);
-      const x = c.timers.shift();
-      assert.ok(x, 'a timer is set');
-      const ms = x.at - c.t;
-      c.t = x.at;
-      x.fn();
-      return ms;
-    },
-  };
-  return c;
-}
 
 /** A venue whose claimable list the test sets: market id → claimable (YES won, 1e-6 USDC). */
 function claimableVenue(): { list: Map<Bytes32, bigint>; read: () => Promise<Claimable>; reads: number } {

@@ -17,7 +17,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import type { Claimable } from '../../../src/exchange/client/portfolio.ts';
@@ -25,6 +24,7 @@ import { claimableSinceStore } from '../../../src/ledger/claimable-since.ts';
 import { openLedger } from '../../../src/ledger/ledger.ts';
 import type { Address, Bytes32 } from '../../../src/model/order.ts';
 import { ClaimsTracker, MAX_INTERVAL_MS, OVERDUE_AFTER_MS, OVERDUE_LISTED_MAX } from '../../../src/runtime/claims/claims-tracker.ts';
+import { movingClock } from '../../support/moving-clock.ts';
 
 const T0 = 1_800_000_000_000;
 const H = 3_600_000;
@@ -33,31 +33,6 @@ const idOf = (i: number) => ('0x' + (i + 1).toString(16).padStart(64, '0')) as B
 const A = idOf(1000);
 const B = idOf(1001);
 const settle = () => new Promise((r) => setImmediate(r));
-
-/** A clock whose time moves: `step()` fires the earliest timer at its time. */
-function movingClock(t: number): Clock & { t: number; timers: { fn: () => void; at: number }[]; step(): number } {
-  const c = {
-    t,
-    timers: [] as { fn: () => void; at: number }[],
-    now: () => c.t,
-    scheduler: asyncScheduler,
-    setTimeout(fn: () => void, ms: number) {
-      const x = { fn, at: c.t + ms };
-      c.timers.push(x);
-      return () => void (c.timers = c.timers.filter((y) => y !== x));
-    },
-    step() {
-      c.timers.sort((a, b) => a.at - b.at);
-      const x = c.timers.shift();
-      assert.ok(x, 'a timer is set');
-      const ms = x.at - c.t;
-      c.t = x.at;
-      x.fn();
-      return ms;
-    },
-  };
-  return c;
-}
 
 /** The venue's claimable list: market id → claimable (YES won at `payout`, 1e-6 USDC). */
 function venue(payout = 1_000_000n): { list: Map<Bytes32, bigint>; read: () => Promise<Claimable> } {

@@ -1,0 +1,94 @@
+/**
+ * A market the bot does not follow in this run, resolved and claimed while the bot runs, over real HTTP
+ * against the local exchange: run 1 buys 10 YES in m1 and stops; run 2 follows m2 only (m1 unselected), so
+ * no market feed tells it m1's resolution, and its start-up check finds m1 held, unresolved and unclaimed.
+ * While run 2 runs, m1 resolves YES and the venue's auto-claim redeems the 10 tokens. The claims tracker's
+ * periodic holdings check (src/runtime/claims/claims-tracker.ts, shortened here to 1 s: 15 min by default)
+ * covers the markets the books hold tokens in that the run does not follow: the portfolio shows m1 claimed,
+ * the market read says it resolved YES, and the books record the resolution and the claim while the bot
+ * runs. To the unit: the books equal those of a bot that saw both (the first run's books rebuilt from its
+ * ledger, resolved and claimed); the cash gained is what the venue paid; the ledger replayed says the same.
+ * The resolution comes after the start-up check has looked m1 up (its log line), so only a check while
+ * running can see the claim. On the old code the claim was recorded only at the next start
+ * (claimed-while-down-unfollowed): the test waits for it in the running bot and times out. The reads'
+ * bound is test/runtime/claims/held-check.test.ts's.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createLogger } from '../../src/core/logger.ts';
+import { accountFromLedger } from '../../src/ledger/books.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
+import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
+import type { Bot } from '../../src/runtime/bot.ts';
+import { boughtYes, ledgerConfig, onLedgerExchange, startTestBot, waitFor } from './harness.ts';
+import { readLedgerFile } from './ledger-runs.ts';
+
+const S = 1_000_000;
+/** a market's figures but when it was marked (the resolution's time: when the books learnt it) */
+const unmarked = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0 });
+
+test('a market not followed in this run, resolved and claimed while the bot runs, reaches the books while it runs', { timeout: 180_000 }, async () => {
+  await onLedgerExchange(async (h, ledger) => {
+    const [m1, m2] = h.markets as [Bytes32, Bytes32];
+    const m1l = m1.toLowerCase() as Bytes32;
+    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger));
+    let bot2: Bot | null = null;
+    try {
+      const b1 = bot;
+      await boughtYes(h, b1, m1, 10);
+      assert.equal(await b1.stop(), 0);
+      bot = null;
+
+      // what a bot that saw the resolution and the claim holds
+      const ref = readLedgerFile(ledger, (l) => accountFromLedger(l));
+      const cashBefore = ref.figures().cash;
+      ref.resolve(m1l, 1_000_000, Date.now());
+      ref.claimed(m1l);
+
+      // run 2 follows m2 only; its start-up check finds m1 held, not resolved, not claimed
+      const lines: { msg: string }[] = [];
+      const logger = createLogger({ level: 'info', destination: { write: (x: string) => void lines.push(JSON.parse(x) as { msg: string }) } });
+      bot2 = await startTestBot(h, await ledgerConfig(h, ledger, { markets: `  - id: "${m2}"` }), { claimsHeldCheckMs: 1_000, logger });
+      const b2 = bot2;
+      // the start-up check has looked m1 up (before the resolution: what it finds is not a claim)
+      await waitFor('the start-up claim check is done', () => lines.some((l) => l.msg.startsWith('start-up claim check: 1 market(s)')), 60_000);
+      assert.equal(b2.kernel.account.market(m1l)?.yes, 10 * S, 'run 2 holds the 10 YES of m1 from its start');
+      assert.equal(b2.kernel.hasMarket(m1l), false, 'run 2 does not follow m1');
+
+      // while run 2 runs: m1 resolves YES and the venue's auto-claim redeems the 10 YES
+      h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
+      const venue = accountLedger(h.ex.state);
+      const collateralBefore = venue.collateral(h.bot.wallet).total;
+      const paid = h.ex.state.services.claimPosition(h.bot.wallet, m1, 'auto', Date.now());
+      assert.equal(paid, 10_000_000n);
+      assert.equal(venue.collateral(h.bot.wallet).total - collateralBefore, paid);
+
+      await waitFor('the running bot records the claim', () => !b2.kernel.account.positions().some((p) => p.marketId === m1l), 60_000);
+      const live = b2.kernel.account;
+      const { markedAt: _a, ...got } = live.figures();
+      const { markedAt: _b, ...want } = ref.figures();
+      assert.deepEqual(got, want, 'the books equal those of a bot that saw the resolution and the claim');
+      assert.equal(got.cash - cashBefore, paid, 'the cash gained is what the venue paid');
+      assert.deepEqual(unmarked(live.market(m1l)), unmarked(ref.market(m1l)));
+      assert.ok(
+        b2.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimed' && m.payoutYesUsdc === '1.000000'),
+        'the report lists the market claimed, at its payout',
+      );
+      assert.ok(
+        lines.some((l) => l.msg.includes('claimed (a market this run does not follow: the periodic holdings check)')),
+        'recorded by the periodic check, while running',
+      );
+      assert.equal(await b2.stop(), 0);
+      bot2 = null;
+
+      // the ledger, replayed: the same books (what `ledger summary` and the next restart show)
+      const replayed = readLedgerFile(ledger, (l) => accountFromLedger(l));
+      const { markedAt: _c, ...again } = replayed.figures();
+      assert.deepEqual(again, want);
+      assert.deepEqual(unmarked(replayed.market(m1l)), unmarked(ref.market(m1l)));
+    } finally {
+      await bot?.stop();
+      await bot2?.stop();
+    }
+  });
+});
