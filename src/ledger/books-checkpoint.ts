@@ -563,7 +563,10 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   const spilledNewest = (ledger.db.prepare('SELECT MAX(newest) AS t FROM temp.books_spill').get() as { t: number | null }).t;
   let newest = spilledNewest ?? -Infinity;
   for (const id of account.marketIds()) newest = Math.max(newest, account.newestKeptTs(id) ?? -Infinity);
-  const toFold = ledger.db.prepare('SELECT market_id FROM temp.books_spill WHERE newest <= ?').pluck().all(newest - FOLD_IDLE_MS) as string[];
+  const toFold = ledger.db
+    .prepare('SELECT market_id FROM temp.books_spill WHERE newest <= ?')
+    .pluck()
+    .all(newest - FOLD_IDLE_MS) as string[];
   for (const id of toFold) unspill(ledger, start, order, id);
   foldIdle(account, start.folded, resident(), newest);
   const books = async function* (): AsyncGenerator<readonly [string, DetachedBook]> {
