@@ -18,7 +18,7 @@
  * typed columns) travel as rows of numbers and their fill ids, its remembered fill ids oldest first
  * with their fills' times.
  */
-import { Account } from './account.ts';
+import { Account, type DetachedBook } from './account.ts';
 import { IdMemory, KeptFills } from './kept-fills.ts';
 
 /** A JSON value. */
@@ -285,7 +285,15 @@ const NO_PROTO = Object.create(null) as object;
  * when parsed). The account must not change until it resolves (the books checkpoint snapshots a
  * replay of its own).
  */
-export async function snapshotAccountPieces(a: Account, step: () => Promise<void>): Promise<{ shape: string; pieces: string[] }> {
+export async function snapshotAccountPieces(
+  a: Account,
+  step: () => Promise<void>,
+  /**
+   * the account's market books, in order, when some are not in it (detached, src/ledger/books-checkpoint.ts):
+   * the pieces are then those of the account that holds them all in that order
+   */
+  books?: AsyncIterable<readonly [string, DetachedBook]>,
+): Promise<{ shape: string; pieces: string[] }> {
   const bookProto = Object.getPrototypeOf(freshParts().book) as object;
   const t = new Interner();
   const o = a as unknown as Fields;
@@ -293,7 +301,7 @@ export async function snapshotAccountPieces(a: Account, step: () => Promise<void
   for (const [k, x] of Object.entries(o)) {
     if (x instanceof Map) {
       const entries: string[] = [];
-      for (const [key, val] of x) {
+      for await (const [key, val] of k === 'books' && books !== undefined ? books : x) {
         entries.push(JSON.stringify([encode(key, bookProto, t), encode(val, bookProto, t)]));
         await step();
       }
@@ -314,4 +322,45 @@ export async function snapshotAccountPieces(a: Account, step: () => Promise<void
     shape,
     pieces: [`{"shape":${JSON.stringify(shape)},"strings":[`, strings.filter((s) => s.length > 0).join(','), '],"account":{', fieldTexts.join(','), '}}'],
   };
+}
+
+/**
+ * One market's book (Account.detachBook) as JSON text of its own (its own string table), and back: the
+ * books checkpoint's copy writes an idle market's book out this way and reads it back, the same book
+ * field for field (restoreAccount's rules), when the market trades again or the next checkpoint is encoded.
+ */
+export function bookText(book: DetachedBook): string {
+  const bookProto = Object.getPrototypeOf(freshParts().book) as object;
+  if (Object.getPrototypeOf(book) !== bookProto) throw new Error('not a market book');
+  const t = new Interner();
+  const value = encode(book, bookProto, t);
+  return JSON.stringify({ strings: t.strings, value });
+}
+
+export function bookFromText(text: string): DetachedBook {
+  const s = JSON.parse(text) as { strings: unknown; value: Json };
+  if (!Array.isArray(s.strings) || !s.strings.every((x) => typeof x === 'string')) throw new Error('a damaged market book text');
+  const host = new Account() as unknown as { book(id: string): Fields; books: Map<string, unknown> };
+  const newBook = (): Fields => {
+    const b = host.book('0x');
+    host.books.clear();
+    return b;
+  };
+  const b = decode(s.value, newBook, s.strings as string[]);
+  if (typeof b !== 'object' || b === null || Object.getPrototypeOf(b) !== Object.getPrototypeOf(newBook())) throw new Error('a damaged market book text');
+  return b as DetachedBook;
+}
+
+/**
+ * JSON.stringify(snapshotValue(new Map(entries))), built an entry at a time with `step` awaited between
+ * them: a map whose entries are not all in memory at once (the books checkpoint's positions).
+ */
+export async function snapshotMapText(entries: AsyncIterable<readonly [unknown, unknown]>, step: () => Promise<void>): Promise<string> {
+  const t = new Interner();
+  const texts: string[] = [];
+  for await (const [k, v] of entries) {
+    texts.push(JSON.stringify([encode(k, NO_PROTO, t), encode(v, NO_PROTO, t)]));
+    await step();
+  }
+  return `{"strings":${JSON.stringify(t.strings)},"value":{"$m":[${texts.join(',')}]}}`;
 }

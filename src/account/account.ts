@@ -125,6 +125,9 @@ export interface Drift {
   readonly since: number;
 }
 
+/** A market's book out of its account (Account.detachBook), opaque: only attachBook and the snapshot read it. */
+export type DetachedBook = { readonly __detachedBook: unique symbol };
+
 export interface AccountOptions {
   /** fills kept per market for re-ordering (default ACCOUNT_WINDOW) */
   readonly window?: number;
@@ -345,6 +348,25 @@ class MarketBook {
   }
 }
 
+/**
+ * The fields a book's figures carry from one record of it to another (unfold: from a folded book's record;
+ * replaceBook: from the book it replaces): its serial, marks, payout and claim, and its contribution to the
+ * account's totals (c*: the unrealised part aside, 0 in a folded record). One copy for both.
+ */
+function copyFigureFields(into: MarketBook, from: FoldedBook | MarketBook): void {
+  (into as { serial: number }).serial = from.serial;
+  into.mark2 = from.mark2;
+  into.markedAt = from.markedAt;
+  into.payoutYes = from.payoutYes;
+  into.claimed = from.claimed;
+  into.claimCash = from.claimCash;
+  into.cRealised = from.cRealised;
+  into.cFees = from.cFees;
+  into.cCash = from.cCash;
+  into.cFills = from.cFills;
+  into.cVolume = from.cVolume;
+}
+
 export class Account {
   private readonly books = new Map<Bytes32, MarketBook>();
   /**
@@ -428,17 +450,8 @@ export class Account {
     const b = new MarketBook(marketId, f.serial, this.window, this.idMemory, IdMemory.unpack(this.idMemory, f.ids));
     b.folded = f.state;
     b.state = f.state;
-    b.mark2 = f.mark2;
-    b.markedAt = f.markedAt;
-    b.payoutYes = f.payoutYes;
-    b.claimed = f.claimed;
-    b.claimCash = f.claimCash;
+    copyFigureFields(b, f);
     b.released = true;
-    b.cRealised = f.cRealised;
-    b.cFees = f.cFees;
-    b.cCash = f.cCash;
-    b.cFills = f.cFills;
-    b.cVolume = f.cVolume;
     return b;
   }
 
@@ -710,28 +723,44 @@ export class Account {
     const old = this.books.get(marketId);
     const b = from.books.get(marketId);
     if (old === undefined || b === undefined) return;
-    (b as { serial: number }).serial = old.serial;
-    b.mark2 = old.mark2;
-    b.markedAt = old.markedAt;
-    b.payoutYes = old.payoutYes;
-    b.claimed = old.claimed;
-    b.claimCash = old.claimCash;
+    // its serial, marks, payout and claim; the totals hold the old book's contribution: refresh moves them by the
+    // new book's difference from it
+    copyFigureFields(b, old);
+    b.cUnrealised = old.cUnrealised;
     b.released = old.released;
     b.lastRead = old.lastRead;
     b.driftSince = old.driftSince;
     b.venueHeld = old.venueHeld;
     b.claimedPos = null;
-    // the totals hold the old book's contribution: refresh moves them by the new book's difference from it
-    b.cFills = old.cFills;
-    b.cVolume = old.cVolume;
-    b.cRealised = old.cRealised;
-    b.cUnrealised = old.cUnrealised;
-    b.cFees = old.cFees;
-    b.cCash = old.cCash;
     // set on the key it has: the map keeps its order (the markets' order as a replay of every fill gives it)
     this.books.set(marketId, b);
     from.books.delete(marketId);
     this.refresh(b);
+  }
+
+  /**
+   * A market's book taken out of the account as it is (undefined: none), its contribution left in the
+   * totals; attachBook puts it back. The books checkpoint's copy (src/ledger/books-checkpoint.ts) writes
+   * an idle market's book out to disk this way, so the copy holds only the markets still trading.
+   */
+  detachBook(marketId: Bytes32): DetachedBook | undefined {
+    const b = this.books.get(marketId);
+    if (b === undefined) return undefined;
+    this.books.delete(marketId);
+    return b as unknown as DetachedBook;
+  }
+
+  /** A book detachBook took out (or one restored from its snapshot) back in: the same figures as before. */
+  attachBook(marketId: Bytes32, book: DetachedBook): void {
+    const b = book as unknown as MarketBook;
+    if (!(b instanceof MarketBook) || b.marketId !== marketId) throw new Error(`not a book of market ${marketId}`);
+    if (this.books.has(marketId)) throw new Error(`market ${marketId} has a book already`);
+    this.books.set(marketId, b);
+  }
+
+  /** A market's book as detachBook would give it, left in place (its snapshot), or undefined. */
+  peekBook(marketId: Bytes32): DetachedBook | undefined {
+    return this.books.get(marketId) as unknown as DetachedBook | undefined;
   }
 
   /**

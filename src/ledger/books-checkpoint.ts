@@ -34,8 +34,18 @@
  * `bookmaker ledger check` and a backup carry it, and deleting it loses nothing.
  */
 import { createHash } from 'node:crypto';
-import { Account, type AccountFill } from '../account/account.ts';
-import { restoreAccount, restoreValue, snapshotAccount, snapshotAccountPieces, snapshotValue, type AccountSnapshot } from '../account/account-snapshot.ts';
+import { Account, type AccountFill, type DetachedBook } from '../account/account.ts';
+import {
+  bookFromText,
+  bookText,
+  restoreAccount,
+  restoreValue,
+  snapshotAccount,
+  snapshotAccountPieces,
+  snapshotMapText,
+  snapshotValue,
+  type AccountSnapshot,
+} from '../account/account-snapshot.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
 import type { Bytes32, OutcomeIndex, SideValue } from '../model/order.ts';
 import { applyFill, FLAT, type PositionState } from '../state/position.ts';
@@ -244,10 +254,10 @@ function applyFolded(books: Books, r: FillRow): void {
  * Fold every market whose newest kept fill is FOLD_IDLE_MS or more older than the newest of all
  * (Account.foldKept: its kept fills into its base state, its figures unchanged); each joins `folded`.
  */
-function foldIdle(account: Account, folded: Set<string>): void {
-  let newest = -Infinity;
+function foldIdle(account: Account, folded: Set<string>, ids: Iterable<Bytes32> = account.marketIds(), newestElsewhere = -Infinity): void {
+  let newest = newestElsewhere;
   const last: [Bytes32, number][] = [];
-  for (const id of account.marketIds()) {
+  for (const id of ids) {
     const t = account.newestKeptTs(id);
     if (t === null) continue;
     last.push([id, t]);
@@ -369,14 +379,37 @@ export const SLICE_MS = 2;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * A market of the run's checkpoint copy idle this long (venue time, its newest kept fill against the
+ * books' newest; folded ones at once) is written out of memory after a checkpoint (spilled): its book
+ * and position go into a table of the ledger connection's own (TEMP: on disk in SQLite's temporary
+ * file, gone when the connection closes, seen by no other process), and come back when the market
+ * trades again, when the next checkpoint folds it, and one at a time while that checkpoint is encoded.
+ */
+export const SPILL_IDLE_MS = CHECKPOINT_EVERY_MS;
+
+/**
+ * Where each market of the run's checkpoint copy is: every market its books and its positions ever
+ * held, in their order (the order a replay of every fill gives them, which the checkpoint is written
+ * in), true when written out to the spill table. All that the copy keeps in memory of a spilled market:
+ * its id (one string for both maps) and two map entries (test/ledger/books-checkpoint-spill.test.ts).
+ */
+export interface SpillOrder {
+  readonly books: Map<string, boolean>;
+  readonly positions: Map<string, boolean>;
+}
+
 /** What a sliced checkpoint replayed up to, kept by its caller so the next one starts there (no read of the row). */
 export interface CheckpointResume {
   readonly seq: number;
   readonly baseline: number;
+  /** the markets still in memory (the others spilled: `order`) */
   readonly account: Account;
   readonly positions: Map<string, PositionState>;
-  /** the markets it folded (still folded in `account`) */
+  /** the markets it folded (still folded in `account`, or spilled) */
   readonly folded: Set<string>;
+  /** every market in order, and which are spilled (absent: none spilled, an older caller's) */
+  readonly order?: SpillOrder;
 }
 
 export interface SlicedCheckpointOptions {
@@ -389,6 +422,51 @@ export interface SlicedCheckpointOptions {
   readonly pause?: () => Promise<void>;
   /** the books the last sliced checkpoint of this process wrote: used when the ledger's checkpoint is still that one */
   readonly resume?: CheckpointResume | null;
+  /** spill markets idle this long after writing (default SPILL_IDLE_MS; Infinity: none) */
+  readonly spillIdleMs?: number;
+}
+
+const SPILL_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS books_spill (market_id TEXT PRIMARY KEY, book TEXT, pos TEXT, newest INTEGER)';
+
+/** The spill table, created on first use; `clear`: emptied (a copy begun afresh: nothing spilled is its). */
+function spillTable(ledger: Ledger, clear: boolean): void {
+  ledger.db.exec(SPILL_TABLE);
+  if (clear) ledger.db.exec('DELETE FROM temp.books_spill');
+}
+
+interface SpillRow {
+  book: string | null;
+  pos: string | null;
+}
+const spilledRow = (ledger: Ledger, id: string): SpillRow | undefined =>
+  ledger.db.prepare('SELECT book, pos FROM temp.books_spill WHERE market_id = ?').get(id) as SpillRow | undefined;
+
+function missingSpill(id: string): Error {
+  return new Error(`the books checkpoint copy lost market ${id} (not in its spill table)`);
+}
+
+/** A spilled market's book and position back in memory (before its next fill, or its fold). */
+function unspill(ledger: Ledger, books: Books, order: SpillOrder, id: string): void {
+  if (order.books.get(id) !== true && order.positions.get(id) !== true) return;
+  const row = spilledRow(ledger, id);
+  if (row === undefined) throw missingSpill(id);
+  if (row.book !== null) {
+    books.account.attachBook(id as Bytes32, bookFromText(row.book));
+    order.books.set(id, false);
+  }
+  if (row.pos !== null) {
+    books.positions.set(id, restoreValue(JSON.parse(row.pos) as Parameters<typeof restoreValue>[0]) as PositionState);
+    order.positions.set(id, false);
+  }
+  ledger.db.prepare('DELETE FROM temp.books_spill WHERE market_id = ?').run(id);
+}
+
+/** The order of a copy whose markets are all in memory. */
+function orderOf(books: Books): SpillOrder {
+  return {
+    books: new Map(books.account.marketIds().map((id) => [id, false])),
+    positions: new Map([...books.positions.keys()].map((id) => [id, false])),
+  };
 }
 
 /**
@@ -404,6 +482,11 @@ export interface SlicedCheckpointOptions {
  * up to that last one, whatever was recorded meanwhile (the next checkpoint, or the next start's
  * replay, takes those). Stops without writing when the ledger is closed meanwhile or another
  * checkpoint was written. Resolves the books it wrote (the next call's `resume`), or null.
+ *
+ * The books it resolves hold in memory only the markets that traded in the last SPILL_IDLE_MS: the
+ * others are spilled (SPILL_IDLE_MS), so the copy does not grow with every market the bot ever
+ * traded (it held ~1 KB a market folded, several with kept fills, for as long as the process ran).
+ * The checkpoint it writes is the one it would write with every market in memory, byte for byte.
  */
 export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheckpointOptions = {}): Promise<CheckpointResume | null> {
   if (ledger.db.readonly || !ledger.db.open) return null;
@@ -411,6 +494,7 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   const minTail = o.minTail ?? CHECKPOINT_MIN_TAIL;
   const sliceMs = o.sliceMs ?? SLICE_MS;
   const pause = o.pause ?? nextTurn;
+  const spillIdleMs = o.spillIdleMs ?? SPILL_IDLE_MS;
   const from = checkpointSeq(ledger) ?? 0;
   const after = (ledger.db.prepare('SELECT COUNT(*) AS n FROM fills WHERE seq > ?').get(from) as { n: number }).n;
   if (after < minTail) return null;
@@ -418,10 +502,13 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   const baseline = baselineRows(ledger);
   let start: Books;
   let seq = 0;
+  let order: SpillOrder;
   const r = o.resume;
   if (r && r.seq === from && r.baseline === baseline) {
     start = r;
     seq = r.seq;
+    if (r.order === undefined) spillTable(ledger, true);
+    order = r.order ?? orderOf(r);
   } else {
     const cp = readCheckpoint(ledger);
     if (typeof cp === 'string') {
@@ -431,6 +518,9 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
       start = cp;
       seq = cp.row.seq;
     }
+    // (what an earlier copy of this connection spilled is not this one's)
+    spillTable(ledger, true);
+    order = orderOf(start);
   }
   const { account, positions } = start;
   let turn = performance.now();
@@ -451,19 +541,57 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
       .all(seq, end, SLICE_ROWS) as FillRow[];
     if (rows.length === 0) break;
     for (const row of rows) {
+      const id = row.market_id;
+      // a spilled market's book back first (as it was), then as any other
+      unspill(ledger, start, order, id);
       // a folded market's fill: its book rebuilt from its fills first, a batch a turn at most
-      if (start.folded.has(row.market_id))
-        for (const _ of unfoldSteps(ledger, start, row.market_id, row.seq)) {
+      if (start.folded.has(id))
+        for (const _ of unfoldSteps(ledger, start, id, row.seq)) {
           await step();
           if (closed()) return null;
         }
       applyFolded(start, row);
+      // a market new to the copy joins the order as it joins the maps (last)
+      if (!order.books.has(id)) order.books.set(id, false);
+      if (!order.positions.has(id)) order.positions.set(id, false);
     }
     seq = rows[rows.length - 1]!.seq;
   }
   const t0 = performance.now();
-  foldIdle(account, start.folded);
-  const snap = await snapshotAccountPieces(account, step);
+  // the markets foldIdle folds now, spilled ones included (back in memory for it), in the books' order
+  const resident = (): Bytes32[] => [...order.books].flatMap(([id, out]) => (out ? [] : [id as Bytes32]));
+  const spilledNewest = (ledger.db.prepare('SELECT MAX(newest) AS t FROM temp.books_spill').get() as { t: number | null }).t;
+  let newest = spilledNewest ?? -Infinity;
+  for (const id of account.marketIds()) newest = Math.max(newest, account.newestKeptTs(id) ?? -Infinity);
+  const toFold = ledger.db
+    .prepare('SELECT market_id FROM temp.books_spill WHERE newest <= ?')
+    .pluck()
+    .all(newest - FOLD_IDLE_MS) as string[];
+  for (const id of toFold) unspill(ledger, start, order, id);
+  foldIdle(account, start.folded, resident(), newest);
+  const books = async function* (): AsyncGenerator<readonly [string, DetachedBook]> {
+    for (const [id, out] of order.books) {
+      if (!out) yield [id, account.peekBook(id as Bytes32)!];
+      else {
+        const row = spilledRow(ledger, id);
+        if (row?.book == null) throw missingSpill(id);
+        yield [id, bookFromText(row.book)];
+      }
+    }
+  };
+  const positionEntries = async function* (): AsyncGenerator<readonly [string, PositionState]> {
+    for (const [id, out] of order.positions) {
+      if (!out) yield [id, positions.get(id)!];
+      else {
+        const row = spilledRow(ledger, id);
+        if (row?.pos == null) throw missingSpill(id);
+        yield [id, restoreValue(JSON.parse(row.pos) as Parameters<typeof restoreValue>[0]) as PositionState];
+      }
+    }
+  };
+  const snap = await snapshotAccountPieces(account, step, books());
+  if (closed()) return null;
+  const positionsText = await snapshotMapText(positionEntries(), step);
   if (closed()) return null;
   // the shape marked as one with folded markets, in the snapshot's first piece as in the row (see readCheckpoint)
   const shape = snap.shape + FOLDED_SHAPE;
@@ -471,16 +599,7 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   if (!snap.pieces[0]!.startsWith(head)) throw new Error('the books snapshot does not begin with its shape');
   const first = `{"shape":${JSON.stringify(shape)},${snap.pieces[0]!.slice(head.length)}`;
   const folded = [...start.folded];
-  const pieces = [
-    '{"account":',
-    first,
-    ...snap.pieces.slice(1),
-    ',"positions":',
-    JSON.stringify(snapshotValue(positions)),
-    ',"folded":',
-    JSON.stringify(folded),
-    '}',
-  ];
+  const pieces = ['{"account":', first, ...snap.pieces.slice(1), ',"positions":', positionsText, ',"folded":', JSON.stringify(folded), '}'];
   const hash = createHash('sha256');
   for (const p of pieces) {
     hash.update(p);
@@ -490,6 +609,37 @@ export async function saveBooksCheckpointInSlices(ledger: Ledger, o: SlicedCheck
   if (ledger.db.readonly || (checkpointSeq(ledger) ?? 0) !== from) return null; // another checkpoint meanwhile: never go back
   const state = pieces.join('');
   writeRow(ledger, seq, shape, state, hash.digest('hex'), log, t0, folded.length);
+  // the markets idle for spillIdleMs out of memory: the copy keeps the ones still trading
+  if (Number.isFinite(spillIdleMs)) {
+    const put = ledger.db.prepare('INSERT OR REPLACE INTO temp.books_spill (market_id, book, pos, newest) VALUES (?, ?, ?, ?)');
+    const spill = (id: string): boolean => {
+      const bookIn = order.books.get(id) === false;
+      const posIn = order.positions.get(id) === false;
+      if (!bookIn && !posIn) return false;
+      const t = bookIn ? account.newestKeptTs(id as Bytes32) : null;
+      if (t !== null && t > newest - spillIdleMs) return false;
+      const book = bookIn ? account.detachBook(id as Bytes32)! : null;
+      const pos = posIn ? positions.get(id)! : null;
+      put.run(id, book === null ? null : bookText(book), pos === null ? null : JSON.stringify(snapshotValue(pos)), t);
+      if (bookIn) order.books.set(id, true);
+      if (posIn) {
+        positions.delete(id);
+        order.positions.set(id, true);
+      }
+      return true;
+    };
+    // (a market has a position whenever it has a book; the second pass is for one that would not)
+    for (const id of order.positions.keys()) {
+      if (!spill(id)) continue;
+      await step();
+      if (closed()) return null;
+    }
+    for (const id of order.books.keys()) {
+      if (order.positions.has(id) || !spill(id)) continue;
+      await step();
+      if (closed()) return null;
+    }
+  }
   // the books go on from here at the next call (they are this function's own replay, never the live account)
-  return { seq, baseline, account, positions, folded: start.folded };
+  return { seq, baseline, account, positions, folded: start.folded, order };
 }

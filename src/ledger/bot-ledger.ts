@@ -619,7 +619,11 @@ export class BotLedger {
         (r) => {
           if (r !== null) this.checkpointResume = r;
         },
-        (e: unknown) => this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped'),
+        (e: unknown) => {
+          // its copy may be half-way through the tail: the next one starts from the checkpoint row
+          this.checkpointResume = null;
+          this.log.warn({ err: (e as Error).message }, 'books checkpoint skipped');
+        },
       )
       .finally(() => {
         this.checkpointJob = null;
