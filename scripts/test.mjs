@@ -227,6 +227,11 @@ const unitEstimate = (u) => u.files.reduce((a, f) => a + estimate(f), 0);
 const unitShare = (u) => (u.group ? 1 : share(u.files[0]));
 const byLongest = (a, b) => unitEstimate(b) - unitEstimate(a) || (a.name < b.name ? -1 : 1);
 const queue = units.sort(byLongest);
+// BOOKMAKER_TEST_LIST=1: what would run in which process, and nothing run
+if (process.env.BOOKMAKER_TEST_LIST === '1') {
+  for (const u of [...units].sort((a, b) => (a.name < b.name ? -1 : 1))) console.log(u.group ? `group ${u.name}: ${u.files.join(' ')}` : `alone ${u.name}`);
+  process.exit(0);
+}
 
 /** The runner's reaped children's CPU seconds when the last child was reaped (see childrenCpuSeconds). */
 let reapedCpu = 0;
