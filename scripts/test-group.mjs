@@ -1,6 +1,6 @@
 // One process of the test runner (scripts/test.mjs) running several small test files one after another, so they
 // share one Node start, one TypeScript loader and the modules they import (~0.4 CPU-s a file less). Run as
-//   node --import ./scripts/ts-loader.mjs --test-reporter=./scripts/test-group-reporter.mjs scripts/test-group.mjs FILE...
+//   node --import scripts/ts-loader.mjs --test-reporter=scripts/test-group-reporter.mjs scripts/test-group.mjs FILE...
 // Each file is imported only when the one before it has finished all its tests (a marker test, awaited, queued
 // behind them), so a file's top-level code never runs beside another's tests. On stdout, for the runner:
 //   # bookmaker-group-start: FILE      written before FILE is imported (what follows, to the next start, is its)

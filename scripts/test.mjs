@@ -80,9 +80,26 @@ const SLOW = {
  * The files that run under tsx (`--import tsx`) rather than the runner's loader (scripts/ts-loader.mjs): those whose
  * tests load TypeScript the runner's loader does not compile (outside an ESM package scope, through require()).
  */
-const TSX_FILES = new Set([]);
+const TSX_FILES = new Set([
+  // a user's .ts strategy in a temp folder (no package.json: CommonJS to tsx), loaded through the registry
+  'test/strategy/registry.test.ts',
+  'test/config/load-config.test.ts',
+]);
 const LOADER = join(dirname(fileURLToPath(import.meta.url)), 'ts-loader.mjs');
 const allTsx = process.env.BOOKMAKER_TEST_LOADER === 'tsx';
+/**
+ * The loader's cache (one file per compiled version of a source, ~20 KB; ~1,000 sources here) only grows as the
+ * sources change: past TS_CACHE_MAX files it is emptied at the runner's start, and refilled as the files load.
+ */
+const TS_CACHE_MAX = 5_000;
+{
+  const cache = process.env.BOOKMAKER_TS_CACHE || join(tmpdir(), 'bookmaker-ts-cache');
+  try {
+    if (readdirSync(cache).length > TS_CACHE_MAX) rmSync(cache, { recursive: true, force: true });
+  } catch {
+    // no cache yet
+  }
+}
 /** The `--import` of a test file's process. */
 const loaderOf = (file) => (allTsx || TSX_FILES.has(file) ? 'tsx' : LOADER);
 
@@ -386,10 +403,12 @@ function runGroup(files) {
     let linger = null;
     let warn = null;
     let limit = null;
-    const child = spawn(process.execPath, ['--import', LOADER, `--test-reporter=${GROUP_REPORTER}`, GROUP_DRIVER, ...files], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
+    // stderr into the stdout pipe (sh's 2>&1, then exec: the same pid), so what a file writes to either stays in
+    // the order it was written and lands under that file, not under the next one
+    const argv = [process.execPath, '--import', LOADER, `--test-reporter=${GROUP_REPORTER}`, GROUP_DRIVER, ...files];
+    const child = existsSync('/bin/sh')
+      ? spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const pgid = child.pid;
     if (pgid !== undefined) groups.add(pgid);
     const arm = (file) => {

@@ -34,7 +34,7 @@ test('grouped files: each reported under its own name; a failure, an import erro
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     const ok = (name: string, extra = '') =>
       `import { test } from 'node:test';\nconst n: number = 1;\n${extra}\ntest('${name} passes', () => { console.log('noise of ${name}'); if (n !== 1) throw new Error('no'); });\n`;
-    // test/u: four groupable files and one that reads process.env (alone)
+    // the temp project's folder u: four groupable files and one that reads process.env (alone)
     writeFileSync(join(dir, 'test/u/a.test.ts'), ok('a'));
     writeFileSync(
       join(dir, 'test/u/b.test.ts'),
@@ -43,7 +43,7 @@ test('grouped files: each reported under its own name; a failure, an import erro
     writeFileSync(join(dir, 'test/u/c.test.ts'), `import { test } from 'node:test';\nthrow new Error('c cannot load');\ntest('never', () => {});\n`);
     writeFileSync(join(dir, 'test/u/d.test.ts'), ok('d'));
     writeFileSync(join(dir, 'test/u/env.test.ts'), ok('env', "if (process.env.NOPE) throw new Error('set');"));
-    // test/h: a file that hangs (a pending timer, never resolved), then one that never starts in the group
+    // its folder h: a file that hangs (a pending timer, never resolved), then one that never starts in the group
     writeFileSync(join(dir, 'test/h/g.test.ts'), ok('g'));
     writeFileSync(
       join(dir, 'test/h/hang.test.ts'),
@@ -66,7 +66,7 @@ test('grouped files: each reported under its own name; a failure, an import erro
     assert.notEqual(r.signal, 'SIGKILL', `the runner hung:\n${out}`);
     assert.equal(r.status, 1, out);
 
-    // the groups: test/u's four files in one process, test/h's three (the spawner's user alone)
+    // the groups: folder u's four files in one process, folder h's three (the spawner's user alone)
     assert.match(r.stdout, /^# group: 4 files in one process \(/m, out);
     assert.match(r.stdout, /^# group: 2 files in one process \([^)]*\); stopped early, to run alone: test\/h\/z\.test\.ts$/m, out);
 
