@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm test [-- FILE|DIR ...]`: runs every test/**/*.test.ts (or only the files/folders given), each file in its
-// own Node process; `--` flags go to each. The TypeScript loader is the runner's own (scripts/ts-loader.mjs: tsx's
-// esbuild transform of this package's ESM .ts files, cached by content, without tsx's ~0.4 CPU-s start in each of
-// ~400 processes), except for the files in TSX_FILES below, which test what only tsx does (a user's .ts strategy
-// outside the package, CommonJS to tsx; a TypeScript file a child or a worker loads through tsx) and run under
-// `--import tsx` as before. A file the runner's loader cannot run fails saying so, naming TSX_FILES.
+// own Node process, or, for the small files that cannot reach past their own tests, several of a folder one after
+// another in one process (see GROUP_MAX below: which files, and how each is still reported and timed out on its
+// own); `--` flags go to each (and run every file alone). The TypeScript loader is the runner's own
+// (scripts/ts-loader.mjs: tsx's esbuild transform of this package's ESM .ts files, cached by content, without tsx's
+// ~0.4 CPU-s start in each of ~400 processes), except for the files in TSX_FILES below, which test what only tsx
+// does (a user's .ts strategy outside the package, CommonJS to tsx) and run under `--import tsx` as before. A file
+// the runner's loader cannot run fails saying so, naming TSX_FILES.
 // BOOKMAKER_TEST_LOADER=tsx runs every file under tsx.
 //
 // Why not one `node --test FILE...`: Node 20's runner starts files in path order, so a long file (the chaos soak,
