@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // `npm test [-- FILE|DIR ...]`: runs every test/**/*.test.ts (or only the files/folders given), each file in its
-// own Node process with the tsx loader; `--` flags go to each. (Not tsx/esm, ~0.1 CPU-s a file cheaper: under it a
-// user strategy loaded by path failed, "Cannot require() ES Module ... in a cycle", a product bug since fixed in
-// src/strategy/registry.ts and tested there; the whole suite has not been run under tsx/esm since.)
+// own Node process, or, for the small files that cannot reach past their own tests, several of a folder one after
+// another in one process (see GROUP_MAX below: which files, and how each is still reported and timed out on its
+// own); `--` flags go to each (and run every file alone). The TypeScript loader is the runner's own
+// (scripts/ts-loader.mjs: tsx's esbuild transform of this package's ESM .ts files, cached by content, without tsx's
+// ~0.4 CPU-s start in each of ~400 processes), except for the files in TSX_FILES below, which test what only tsx
+// does (a user's .ts strategy outside the package, CommonJS to tsx) and run under `--import tsx` as before. A file
+// the runner's loader cannot run fails saying so, naming TSX_FILES.
+// BOOKMAKER_TEST_LOADER=tsx runs every file under tsx.
 //
 // Why not one `node --test FILE...`: Node 20's runner starts files in path order, so a long file (the chaos soak,
 // the image build) that sorts late runs alone at the end while the other lane idles. Here the longest files start
@@ -26,7 +31,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { newest } from '../bin/newest-mtime.js';
 import { nextToStart } from './test-lanes.mjs';
 
@@ -72,6 +78,33 @@ const SLOW = {
   'test/e2e/ctl-startup.e2e.test.ts': [8, 9],
   'test/backtest/cli.test.ts': [8, 8],
 };
+/**
+ * The files that run under tsx (`--import tsx`) rather than the runner's loader (scripts/ts-loader.mjs): those whose
+ * tests load TypeScript the runner's loader does not compile (outside an ESM package scope, through require()).
+ */
+const TSX_FILES = new Set([
+  // a user's .ts strategy in a temp folder (no package.json: CommonJS to tsx), loaded through the registry
+  'test/strategy/registry.test.ts',
+  'test/config/load-config.test.ts',
+]);
+const LOADER = join(dirname(fileURLToPath(import.meta.url)), 'ts-loader.mjs');
+const allTsx = process.env.BOOKMAKER_TEST_LOADER === 'tsx';
+/**
+ * The loader's cache (one file per compiled version of a source, ~20 KB; ~1,000 sources here) only grows as the
+ * sources change: past TS_CACHE_MAX files it is emptied at the runner's start, and refilled as the files load.
+ */
+const TS_CACHE_MAX = 5_000;
+{
+  const cache = process.env.BOOKMAKER_TS_CACHE || join(tmpdir(), 'bookmaker-ts-cache');
+  try {
+    if (readdirSync(cache).length > TS_CACHE_MAX) rmSync(cache, { recursive: true, force: true });
+  } catch {
+    // no cache yet
+  }
+}
+/** The `--import` of a test file's process. */
+const loaderOf = (file) => (allTsx || TSX_FILES.has(file) ? 'tsx' : LOADER);
+
 /** A file never timed: ahead of the short ones (it may be long), behind the known long ones. */
 const UNKNOWN_S = 20;
 
@@ -124,7 +157,100 @@ function share(file) {
   return Math.min(concurrency, Math.max(0.05, cpu / wall));
 }
 const estimate = (f) => (typeof known[f] === 'number' ? known[f] : (SLOW[f]?.[0] ?? UNKNOWN_S));
-const queue = [...files].sort((a, b) => estimate(b) - estimate(a) || (a < b ? -1 : 1));
+
+/**
+ * Small test files share a process (scripts/test-group.mjs runs them one after another, each file's tests ended
+ * before the next file is imported; its reporter, scripts/test-group-reporter.mjs, keeps each file's TAP apart):
+ * ~0.4 CPU-s a file less (one Node start, one loader, the modules they import loaded once), ~90 CPU-s of the suite.
+ * Only files that cannot reach past their own tests: groupable() reads the file's source, and that of the test
+ * helpers it imports (relative imports outside src/ and strategies/, followed), and refuses any file
+ * that touches process-wide state (process.* other than a few read-only fields, globals, a built-in's method
+ * replaced), registers a hook (before/after/beforeEach/afterEach: at the top level they would run around other
+ * files' tests), mocks (node:test's mock), starts a child process, a worker, a vm or an interval, uses prom-client's
+ * registry, imports a helper that starts processes, or is an end-to-end file (*.e2e.test.ts); and the files of
+ * NEVER_GROUP (they pass that reading but share state through what they import). The groups are the groupable
+ * files of one folder in path order, GROUP_MAX at most, so a folder's groups are the same whether the whole suite
+ * or only that folder runs. Each file is still reported under its own `# file:` line (its wall time; the group's
+ * CPU), a failing test fails its file, and a file still running after BOOKMAKER_TEST_FILE_TIMEOUT (counted from
+ * its own start) fails as timed out, its group stopped; the files of the group that had not started then run
+ * alone. Not with `--` flags, nor with BOOKMAKER_TEST_GROUP=0 (every file alone, as before).
+ */
+const GROUP_MAX = 12;
+const NEVER_GROUP = new Set([]);
+const UNGROUPABLE = [
+  /\bprocess\.(?!cwd\(\)|execPath\b|platform\b|arch\b|versions?\b|pid\b|hrtime\b|memoryUsage\b|cpuUsage\b|nextTick\b)/,
+  /\bglobalThis\b|\bglobal\./,
+  /\b(before|after|beforeEach|afterEach)\s*\(/,
+  /\bmock\b/,
+  /node:(child_process|worker_threads|cluster|vm|inspector|v8)\b/,
+  /\b(Date|Math|console|JSON|Promise|Object|Array|Symbol|Error|Reflect|performance)\.\w+\s*=(?!=)/,
+  /\bprom-client\b/,
+  /\bsetInterval\s*\(/,
+  /from '[^']*(support\/(cli|bot-orchestrator|sim-child)|e2e\/harness|deploy\/|package\/pack)[^']*'/,
+];
+/** Per path: whether the file and the test helpers it imports read clean of UNGROUPABLE (see groupable). */
+const cleanSources = new Map();
+/**
+ * `path` and, followed from it, every relative import outside src/ and strategies/ (a test's own helpers; the
+ * product's modules are what the tests exercise, each in its own tests) have none of UNGROUPABLE.
+ */
+function cleanSource(path) {
+  if (cleanSources.has(path)) return cleanSources.get(path);
+  cleanSources.set(path, true); // an import cycle reads as clean here; its other files still decide
+  let source;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch {
+    cleanSources.set(path, false);
+    return false;
+  }
+  let clean = !UNGROUPABLE.some((re) => re.test(source));
+  for (const m of source.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    if (!clean) break;
+    const dep = relative(process.cwd(), join(dirname(path), m[1]));
+    if (/^(src|strategies)\//.test(dep) || !/\.(ts|mts|js|mjs)$/.test(dep)) continue;
+    clean = cleanSource(dep);
+  }
+  cleanSources.set(path, clean);
+  return clean;
+}
+/** Whether `file` may share a process with others (see above). */
+function groupable(file) {
+  if (file.endsWith('.e2e.test.ts') || NEVER_GROUP.has(file) || TSX_FILES.has(file) || file in SLOW) return false;
+  return cleanSource(file);
+}
+const grouping = !flags.length && process.env.BOOKMAKER_TEST_GROUP !== '0' && !allTsx;
+/** What runs in one process: `{ name, files, group }`, a group when it has more than one file. */
+const units = [];
+{
+  const byDir = new Map();
+  for (const f of [...files].sort()) {
+    if (grouping && groupable(f)) {
+      const d = dirname(f);
+      if (!byDir.has(d)) byDir.set(d, []);
+      byDir.get(d).push(f);
+    } else units.push({ name: f, files: [f], group: false });
+  }
+  for (const [d, fs] of byDir) {
+    const n = Math.ceil(fs.length / GROUP_MAX);
+    for (let i = 0; i < n; i++) {
+      const part = fs.slice(Math.floor((i * fs.length) / n), Math.floor(((i + 1) * fs.length) / n));
+      if (part.length === 1) units.push({ name: part[0], files: part, group: false });
+      else units.push({ name: `${d}/ (${n > 1 ? `${i + 1} of ${n}, ` : ''}${part.length} files)`, files: part, group: true });
+    }
+  }
+}
+/** A unit's wall seconds (a group's: its files'), for the longest-first order. */
+const unitEstimate = (u) => u.files.reduce((a, f) => a + estimate(f), 0);
+/** A group keeps a core busy (small files that compute); a lone file's share is its own. */
+const unitShare = (u) => (u.group ? 1 : share(u.files[0]));
+const byLongest = (a, b) => unitEstimate(b) - unitEstimate(a) || (a.name < b.name ? -1 : 1);
+const queue = units.sort(byLongest);
+// BOOKMAKER_TEST_LIST=1: what would run in which process, and nothing run
+if (process.env.BOOKMAKER_TEST_LIST === '1') {
+  for (const u of [...units].sort((a, b) => (a.name < b.name ? -1 : 1))) console.log(u.group ? `group ${u.name}: ${u.files.join(' ')}` : `alone ${u.name}`);
+  process.exit(0);
+}
 
 /** The runner's reaped children's CPU seconds when the last child was reaped (see childrenCpuSeconds). */
 let reapedCpu = 0;
@@ -193,7 +319,7 @@ function runFile(file) {
     let timedOut = null;
     let leftRunning = [];
     let linger = null;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...flags, file], {
+    const child = spawn(process.execPath, ['--import', loaderOf(file), '--test-reporter=tap', ...flags, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -248,6 +374,178 @@ function runFile(file) {
         process.stdout.write(`# ${file}: left running after it ended (stopped):\n${leftRunning.map((l) => `#   ${l}\n`).join('')}`);
       }
       resolve({ file, seconds, cpu, ok, timedOut: timedOut !== null, leftRunning: leftRunning.length });
+    });
+  });
+}
+
+const GROUP_DRIVER = join(dirname(fileURLToPath(import.meta.url)), 'test-group.mjs');
+const GROUP_REPORTER = join(dirname(fileURLToPath(import.meta.url)), 'test-group-reporter.mjs');
+
+/**
+ * Several files in one process (scripts/test-group.mjs), in their order; resolves `{ results, alone }`: a result
+ * per file that ran (as runFile's, its CPU null: the group's is in its lines), and the files that never started
+ * because the group was stopped (a file timed out, or the process died), to run alone. Each file's output (what
+ * it wrote while it ran, then its TAP section from the group's reporter) is printed under its own `# file:` line.
+ * The timeout counts from each file's start: a file that hangs fails as timed out, named, with the processes
+ * still running.
+ */
+function runGroup(files) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const per = new Map(files.map((f) => [f, { out: [], tap: null, status: null, loadfail: false, seconds: null, started: false }]));
+    const stray = [];
+    let current = null;
+    let section = null;
+    let rest = false;
+    let cpu = null;
+    let exitCode = null;
+    let exitSignal = null;
+    let timedOut = null; // { file, procs }
+    let leftRunning = [];
+    let linger = null;
+    let warn = null;
+    let limit = null;
+    // stderr into the stdout pipe (sh's 2>&1, then exec: the same pid), so what a file writes to either stays in
+    // the order it was written and lands under that file, not under the next one
+    const argv = [process.execPath, '--import', LOADER, `--test-reporter=${GROUP_REPORTER}`, GROUP_DRIVER, ...files];
+    const child = existsSync('/bin/sh')
+      ? spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+      : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const pgid = child.pid;
+    if (pgid !== undefined) groups.add(pgid);
+    const arm = (file) => {
+      clearTimeout(warn);
+      clearTimeout(limit);
+      warn = setTimeout(() => process.stdout.write(`# still running after ${fileTimeoutS / 2} s: ${file} (in a group)\n`), (fileTimeoutS / 2) * 1000);
+      limit = setTimeout(() => {
+        timedOut = { file, procs: groupProcesses(pgid) };
+        killGroup(pgid, 'SIGTERM');
+        setTimeout(() => killGroup(pgid, 'SIGKILL'), 5_000).unref();
+      }, fileTimeoutS * 1000);
+    };
+    const sink = () => (current ? per.get(current).out : stray);
+    const onLine = (line) => {
+      if (section !== null) {
+        if (line === `# bookmaker-group-end: ${section}`) section = null;
+        else per.get(section).tap.push(line);
+        return;
+      }
+      let m = /^# bookmaker-group-(start|loadfail|done|file): (.*?)(?: (ok|failed|[0-9.]+))?$/.exec(line);
+      if (m && per.has(m[2])) {
+        const p = per.get(m[2]);
+        if (m[1] === 'start') {
+          current = m[2];
+          p.started = true;
+          arm(current);
+        } else if (m[1] === 'loadfail') p.loadfail = true;
+        else if (m[1] === 'done') p.seconds = Number(m[3]);
+        else if (m[1] === 'file' && m[3]) {
+          p.tap = [];
+          p.status = m[3];
+          section = m[2];
+        }
+        return;
+      }
+      if (line === '# bookmaker-group-rest') {
+        rest = true;
+        current = null;
+        return;
+      }
+      (rest ? stray : sink()).push(line);
+    };
+    const lines = (onEach) => {
+      let pending = '';
+      return {
+        data(b) {
+          const parts = (pending + b.toString('utf8')).split('\n');
+          pending = parts.pop();
+          for (const l of parts) onEach(l);
+        },
+        end() {
+          if (pending) onEach(pending);
+          pending = '';
+        },
+      };
+    };
+    const out = lines(onLine);
+    const err = lines((l) => sink().push(l));
+    child.stdout.on('data', out.data);
+    child.stderr.on('data', err.data);
+    arm(files[0]);
+    child.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      clearTimeout(warn);
+      clearTimeout(limit);
+      const now = childrenCpuSeconds();
+      if (now !== null) {
+        cpu = Math.max(0, now - reapedCpu);
+        reapedCpu = now;
+      }
+      linger = setTimeout(() => {
+        leftRunning = groupProcesses(pgid);
+        killGroup(pgid, 'SIGKILL');
+      }, LINGER_MS);
+    });
+    child.on('close', () => {
+      clearTimeout(warn);
+      clearTimeout(limit);
+      clearTimeout(linger);
+      out.end();
+      err.end();
+      if (pgid !== undefined) {
+        if (leftRunning.length === 0) leftRunning = groupProcesses(pgid);
+        if (leftRunning.length) killGroup(pgid, 'SIGKILL');
+        groups.delete(pgid);
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      const cost = cpu === null ? '' : `; cpu ${cpu.toFixed(1)} s`;
+      const ran = files.filter((f) => per.get(f).started);
+      const alone = files.filter((f) => !per.get(f).started);
+      const exit = `exit ${exitCode ?? exitSignal}`;
+      process.stdout.write(
+        `# group: ${ran.length} files in one process (${seconds.toFixed(1)} s${cost})${alone.length ? `; stopped early, to run alone: ${alone.join(' ')}` : ''}\n`,
+      );
+      const results = [];
+      for (const f of ran) {
+        const p = per.get(f);
+        let why = '';
+        let timed = false;
+        if (timedOut?.file === f) {
+          why = ` FAILED (timed out after ${fileTimeoutS} s)`;
+          timed = true;
+        } else if (p.loadfail) why = ' FAILED (threw when imported)';
+        else if (p.tap === null) why = ` FAILED (the group's process ended while it ran: ${exit})`;
+        else if (p.status !== 'ok') why = ' FAILED (a test failed)';
+        const s = p.seconds ?? (p.tap === null ? seconds : 0);
+        process.stdout.write(
+          `# file: ${f} (${s.toFixed(1)} s; grouped: the group's cpu ${cost ? `${cpu.toFixed(1)} s` : 'unknown'} for ${ran.length} files)${why}\n`,
+        );
+        const text = [...p.out, ...(p.tap ?? [])].join('\n');
+        if (text) process.stdout.write(`${text}\n`);
+        if (timed) process.stdout.write(`# ${f}: still running when it timed out (stopped):\n${timedOut.procs.map((l) => `#   ${l}\n`).join('')}`);
+        results.push({ file: f, seconds: s, cpu: null, ok: why === '', timedOut: timed, leftRunning: 0 });
+      }
+      if (stray.length) process.stdout.write(`${stray.join('\n')}\n`);
+      // the process failed though none of its files did (an error after the last file's tests): the group fails
+      const anyFailed = results.some((r) => !r.ok);
+      if (!anyFailed && timedOut === null && exitCode !== 0) {
+        results.push({
+          file: `(group of ${ran.join(' ')}: ${exit} after its files' tests)`,
+          seconds: 0,
+          cpu: null,
+          ok: false,
+          timedOut: false,
+          leftRunning: 0,
+        });
+      }
+      if (leftRunning.length) {
+        const last = ran.at(-1) ?? files[0];
+        process.stdout.write(`# ${last} (its group): left running after it ended (stopped):\n${leftRunning.map((l) => `#   ${l}\n`).join('')}`);
+        const r = results.find((x) => x.file === last);
+        if (r) r.leftRunning = leftRunning.length;
+      }
+      resolve({ results, alone });
     });
   });
 }
@@ -342,22 +640,27 @@ function childrenCpuSeconds() {
   }
 }
 
-/** Every file of the queue, started as nextToStart (scripts/test-lanes.mjs) says; resolves when the last one ends. */
+/** Every unit of the queue (a file, a group), started as nextToStart (scripts/test-lanes.mjs) says; resolves when the last one ends. */
 async function runAll() {
-  const running = new Map(); // file → share
+  const running = new Map(); // unit → share
   const out = [];
   let most = 0;
   await new Promise((finished) => {
     const fill = () => {
       while (!stopping) {
-        const i = nextToStart(queue, [...running.values()], share, concurrency, maxFiles);
+        const i = nextToStart(queue, [...running.values()], unitShare, concurrency, maxFiles);
         if (i < 0) break;
-        const [file] = queue.splice(i, 1);
-        running.set(file, share(file));
+        const [unit] = queue.splice(i, 1);
+        running.set(unit, unitShare(unit));
         most = Math.max(most, running.size);
-        runFile(file).then((r) => {
-          out.push(r);
-          running.delete(file);
+        (unit.group ? runGroup(unit.files) : runFile(unit.files[0]).then((r) => ({ results: [r], alone: [] }))).then(({ results, alone }) => {
+          out.push(...results);
+          // a group stopped early: its files that had not started run alone
+          if (alone.length) {
+            queue.push(...alone.map((f) => ({ name: f, files: [f], group: false })));
+            queue.sort(byLongest);
+          }
+          running.delete(unit);
           fill();
           if (running.size === 0) finished();
         });

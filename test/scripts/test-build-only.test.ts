@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUNNER_FILES } from './runner-files.ts';
 
 const REPO = process.cwd();
 
@@ -16,7 +17,7 @@ test('BOOKMAKER_TEST_BUILD=only builds dist/ and runs no test', () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-build-only-'));
   try {
     for (const d of ['scripts', 'bin', 'src', 'strategies', 'test']) mkdirSync(join(dir, d));
-    for (const f of ['scripts/test.mjs', 'scripts/test-lanes.mjs', 'bin/newest-mtime.js']) copyFileSync(join(REPO, f), join(dir, f));
+    for (const f of RUNNER_FILES) copyFileSync(join(REPO, f), join(dir, f));
     symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RUNNER_FILES } from './runner-files.ts';
 
 const REPO = process.cwd();
 
@@ -46,7 +47,7 @@ test('a file that never ends times out and fails; one that leaves a child runnin
   const pids = [join(dir, 'hang.pid'), join(dir, 'leak.pid')];
   try {
     for (const d of ['scripts', 'bin', 'test']) mkdirSync(join(dir, d));
-    for (const f of ['scripts/test.mjs', 'scripts/test-lanes.mjs', 'bin/newest-mtime.js']) copyFileSync(join(REPO, f), join(dir, f));
+    for (const f of RUNNER_FILES) copyFileSync(join(REPO, f), join(dir, f));
     symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(dir, 'test', 'hang-child.ts'), childStarter(pids[0]!));

@@ -234,7 +234,7 @@ export async function writeAll(
   genericPrices = false,
 ): Promise<ImportResult> {
   const w = new RecordingWriter({ dir: outDir, source, markets, genericPrices, rotateMs: Number.POSITIVE_INFINITY });
-  for (const e of events) if (!w.write(e)) await w.drain();
+  await w.writeMany(events);
   stats.outputEvents = events.length;
   w.setStats(stats);
   await w.close();

@@ -129,6 +129,38 @@ export class RecordingWriter {
     return this.gzip!.write(line);
   }
 
+  /**
+   * Append many events (an importer's whole output): their lines go to gzip in chunks of ~64 KB rather than one
+   * write per event (one zlib call each on the thread pool: 180 k of them for the Polymarket data set, ~5 CPU-s
+   * of system time). The same files, byte for byte, as write() one event at a time (deflate's output does not
+   * depend on how its input is split), rotated at the same events.
+   */
+  async writeMany(events: readonly RecordedEvent[]): Promise<void> {
+    let chunk = '';
+    const flush = async (): Promise<void> => {
+      if (chunk === '') return;
+      const ok = this.gzip!.write(chunk);
+      chunk = '';
+      if (!ok) await this.drain();
+    };
+    for (const e of events) {
+      if (this.closed) throw new Error('recording writer is closed');
+      if (!this.gzip || this.bytes >= this.rotateBytes || this.now() - this.openedAt >= this.rotateMs) {
+        await flush();
+        this.rotate();
+      }
+      const line = JSON.stringify(e) + '\n';
+      this.bytes += line.length;
+      const f = this.current!;
+      if (f.events === 0) f.firstLts = e.lts;
+      f.events++;
+      f.lastLts = e.lts;
+      chunk += line;
+      if (chunk.length >= 65_536) await flush();
+    }
+    await flush();
+  }
+
   async drain(): Promise<void> {
     if (this.gzip?.writableNeedDrain) await once(this.gzip, 'drain');
   }

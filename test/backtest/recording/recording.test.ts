@@ -153,3 +153,25 @@ test('the replayed bot knows a recorded 32-byte id as that id in normal form, an
   assert.equal(replayMarketId(M), M);
   assert.equal(replayMarketId('TICKER-1'), 'TICKER-1');
 });
+
+test("writeMany (an importer's whole output in ~64 KB chunks) writes the files write() writes one event at a time, byte for byte, rotated at the same events", async () => {
+  const one = mkdtempSync(join(tmpdir(), 'bm-rec-'));
+  const many = mkdtempSync(join(tmpdir(), 'bm-rec-'));
+  try {
+    const events = Array.from({ length: 20_000 }, (_, i) => ev(i));
+    const opts = { source: 'test', markets: [{ id: M, tick: 10_000 }], rotateBytes: 300_000, rotateMs: Number.POSITIVE_INFINITY };
+    const w1 = new RecordingWriter({ dir: one, ...opts });
+    for (const e of events) if (!w1.write(e)) await w1.drain();
+    const m1 = await w1.close();
+    const w2 = new RecordingWriter({ dir: many, ...opts });
+    await w2.writeMany(events);
+    const m2 = await w2.close();
+    assert.ok(m1.files.length >= 4, `rotated into ${m1.files.length} files`);
+    assert.deepEqual(m2.files, m1.files, 'the same files, events and times');
+    for (const f of m1.files) assert.ok(readFileSync(join(one, f.name)).equals(readFileSync(join(many, f.name))), `${f.name}: the same bytes`);
+    assert.deepEqual([...readEvents(many)], events);
+  } finally {
+    rmSync(one, { recursive: true, force: true });
+    rmSync(many, { recursive: true, force: true });
+  }
+});
