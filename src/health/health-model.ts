@@ -28,6 +28,7 @@
  */
 import type { Clock } from '../core/clock.ts';
 import { silentLogger, type Logger } from '../core/logger.ts';
+import { isOrphanSlot } from '../orders/orphan-slot.ts';
 import type { Bytes32 } from '../model/order.ts';
 import type { RiskReason } from '../risk/types.ts';
 import type { MarketState as StoreMarket, OwnOrder, StoreState } from '../state/market-state.ts';
@@ -648,4 +649,4 @@ function tickSeen(t: KernelTick | null): number {
   return 1 | (t.action === 'no-view' ? 2 : 0) | (t.slow ? 4 : 0) | (t.desired.length > 0 ? 8 : 0);
 }
 
-const isLive = (o: OwnOrder): boolean => o.state === 'working' && !o.slot.startsWith('orphan:');
+const isLive = (o: OwnOrder): boolean => o.state === 'working' && !isOrphanSlot(o.slot);

@@ -21,6 +21,7 @@ import { marketPnl } from '../state/market-view.ts';
 import type { Account } from '../account/account.ts';
 import { toYesTerms } from '../strategy/to-orders.ts';
 import { liveOrders } from '../health/health-model.ts';
+import { isOrphanSlot } from '../orders/orphan-slot.ts';
 import type { RotationSummary } from './rotation/market-rotation.ts';
 
 export interface SummaryRow {
@@ -86,7 +87,7 @@ export function summaryRows(
     let bid: number | null = null;
     let ask: number | null = null;
     for (const o of m.orders.values()) {
-      if (o.state !== 'working' || o.slot.startsWith('orphan:')) continue;
+      if (o.state !== 'working' || isOrphanSlot(o.slot)) continue;
       const y = toYesTerms(o.order.outcomeIndex, o.order.side, o.order.price);
       if (y.side === 'bid') bid = bid === null ? y.price : Math.max(bid, y.price);
       else ask = ask === null ? y.price : Math.min(ask, y.price);
