@@ -90,6 +90,9 @@ export function rotationPhase(
     },
     // a released market starting again: what filled since its release stays in its released row
     onStarted: (id) => retired.restarted(id),
+    // a release goes where the venue's events go: the ledger's record, then the store and the account's
+    // books (which fold or compact a retired market's book once it holds nothing or its payout is known)
+    receive: (e) => cp.core.receive(e),
   });
   s.lists.follow(bm);
   const rotationMetrics = registerRotationMetrics(c.metrics.registry, () => rot);

@@ -75,6 +75,14 @@ export interface BotMarketsOptions {
   readonly onGone?: (id: Bytes32) => void;
   /** a market starts (at start-up, or a released one again), before its feeds and first quote */
   readonly onStarted?: (id: Bytes32) => void;
+  /**
+   * where a release's event (MarketReleased) goes: where the venue's events go (the runtime: TradingCore.receive,
+   * so the ledger's record sees it, then the kernel: the store and the account's books). Default the kernel's
+   * onEvent (store and books). Not the store alone: the books must hear of the release, or a retired market's
+   * book never folds (nothing held) nor compacts (payout known) and stays whole for the life of the process
+   * (docs/running-for-weeks.md, "A retired market's book")
+   */
+  readonly receive?: (e: StateEvent) => void;
 }
 
 /** A venue status that ends quoting in a market → the retirement reason (null: it stays). */
@@ -202,7 +210,7 @@ export class BotMarkets {
     // a position (or an order still counted) is tracked until it is zero or claimable
     const keep = m !== undefined && !isSettled(m) && m.payoutYes === null;
     if (keep) this.retained.set(key, id);
-    o.store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: keep, ts: o.clock.now() });
+    this.released(id, keep);
     this.removeSeries(id, m?.slug);
     if (!keep) o.onGone?.(id);
   }
@@ -215,12 +223,19 @@ export class BotMarkets {
       const m = o.store.state.markets.get(key);
       if (m && !isSettled(m) && m.payoutYes === null) continue;
       this.retained.delete(key);
-      o.store.dispatch({ type: 'MarketReleased', marketId: id, keepPosition: false, ts: o.clock.now() });
+      this.released(id, false);
       // what its last orders' ends (after its release) counted and kept goes too
       o.orderManager.forgetMarket(id);
       this.removeSeries(id, m?.slug);
       o.onGone?.(id);
     }
+  }
+
+  /** MarketReleased into the store and the account's books (and the ledger's record, through `receive`). */
+  private released(id: Bytes32, keepPosition: boolean): void {
+    const e: StateEvent = { type: 'MarketReleased', marketId: id, keepPosition, ts: this.o.clock.now() };
+    if (this.o.receive) this.o.receive(e);
+    else this.o.kernel.onEvent(e);
   }
 
   private removeSeries(id: Bytes32, slug: string | undefined): void {

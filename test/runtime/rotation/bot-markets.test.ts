@@ -19,6 +19,7 @@ import type { Bytes32 } from '../../../src/model/order.ts';
 import { OrderManager } from '../../../src/orders/order-manager.ts';
 import { HealthModel } from '../../../src/health/health-model.ts';
 import { QuotingKernel, type KernelMarket } from '../../../src/kernel/quoting-kernel.ts';
+import { Account } from '../../../src/account/account.ts';
 import { BotMarkets } from '../../../src/runtime/rotation/bot-markets.ts';
 import { MarketRotation } from '../../../src/runtime/rotation/market-rotation.ts';
 import { TickToWireMeter } from '../../../src/kernel/tick-to-wire.ts';
@@ -319,6 +320,69 @@ test('a fill landing after a flat release makes the market followed again until 
   r.bm.sweep();
   assert.equal(r.bm.retainedCount, 0);
   assert.equal(r.store.state.markets.has(id(0)), false);
+  r.rotation.stop();
+  r.kernel.stop();
+  r.unbind();
+});
+
+test("a market released holding tokens tells the account's books: its book compacts once its payout is known, its figures unmoved", async () => {
+  const r = rig();
+  r.select([km(0), km(1)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => ofMarket(r.venue, id(0)) === 2 && ofMarket(r.venue, id(1)) === 2);
+  // 40 fills in market 1 (a foreign order on the wallet: no order of ours to settle): 20 YES held
+  for (let i = 0; i < 40; i++)
+    r.kernel.onEvent({
+      type: 'OrderFilled',
+      marketId: id(1),
+      nonce: null,
+      outcomeIndex: 1,
+      side: i % 2 === 0 ? 0 : 1,
+      price: 480_000 + (i % 7) * 1_000,
+      size: i % 2 === 0 ? 2_000_000 : 1_000_000,
+      fee: 0,
+      fillId: `f-${i}`,
+      origin: 'foreign',
+      ts: r.clock.now(),
+    });
+  const account = r.kernel.account;
+  assert.equal(account.market(id(1))?.yes, 20_000_000);
+  assert.ok(account.newestKeptTs(id(1)) !== null, 'the book keeps its fills while the market trades');
+  r.select([km(0)]);
+  await r.rotation.refresh();
+  await until(r.clock, () => !r.rotation.isRetiring(id(1)) && !r.kernel.hasMarket(id(1)));
+  assert.equal(r.bm.retainedCount, 1, 'released, its position still followed');
+  // the market feed (it follows the retained market) reports the resolution: YES pays 1
+  const before = account.figures();
+  r.kernel.onEvent({ type: 'MarketMetadataUpdated', marketId: id(1), status: 'resolved', payoutYes: 1_000_000, ts: r.clock.now() });
+  // the same resolution in a book never released: the figures a compaction must not move
+  const ref = new Account();
+  for (let i = 0; i < 40; i++)
+    ref.applyFill({
+      fillId: `f-${i}`,
+      marketId: id(1),
+      outcomeIndex: 1,
+      side: i % 2 === 0 ? 0 : 1,
+      price: 480_000 + (i % 7) * 1_000,
+      size: i % 2 === 0 ? 2_000_000 : 1_000_000,
+      fee: 0,
+      feeSource: 'venue',
+      ts: 1_800_000_000_000,
+      origin: 'foreign',
+    });
+  ref.resolve(id(1), 1_000_000, r.clock.now());
+  assert.equal(account.newestKeptTs(id(1)), null, 'the released, resolved book keeps no fills (on the old code: all 40 kept)');
+  const dropMark = <T extends { markedAt: number | null }>(x: T) => ({ ...x, markedAt: 0 });
+  assert.deepEqual(dropMark(account.market(id(1))!), dropMark({ ...ref.market(id(1))!, book: account.market(id(1))!.book }), 'to the unit');
+  assert.notDeepEqual(account.figures().realised, before.realised, 'the resolution realised the PnL');
+  // the whole book as the account holds it: no kept-fills columns nor a whole id memory
+  const detached = account.peekBook(id(1)) as unknown as { fills: { length: number }; ids: { limit: number }; packedIds: string | null };
+  assert.equal(detached.fills.length, 0);
+  assert.ok(detached.packedIds !== null && detached.ids.limit <= 32, 'its ids packed, as a folded book keeps them');
+  // the sweep lets it go from the store (payout known): the books keep the compact book until its claim
+  r.bm.sweep();
+  assert.equal(r.bm.retainedCount, 0);
+  assert.equal(account.newestKeptTs(id(1)), null);
   r.rotation.stop();
   r.kernel.stop();
   r.unbind();
