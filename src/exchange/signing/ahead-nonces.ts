@@ -108,37 +108,28 @@ export function invertModN(a: bigint): bigint {
     let B = 0;
     let C = 0;
     let D = 1;
-    if (shift === 0) {
-      // exact values: plain Euclid in numbers to the end
-      while (y !== 0) {
-        const q = quot(x, y);
-        const nc = A - q * C;
-        const nd = B - q * D;
-        const ny = x - q * y;
-        A = C;
-        B = D;
-        C = nc;
-        D = nd;
-        x = y;
-        y = ny;
-      }
-    } else {
-      // Knuth's test: a quotient step is kept only while both bounds of the true quotient agree
-      for (;;) {
+    // quotient steps on the leading bits, as a cofactor matrix: with exact values (shift 0) plain Euclid in
+    // numbers to the end; else Knuth's test, a step kept only while both bounds of the true quotient agree
+    for (;;) {
+      let q: number;
+      if (shift === 0) {
+        if (y === 0) break;
+        q = quot(x, y);
+      } else {
         if (y + C === 0 || y + D === 0) break;
-        const lo = x + A < 0 || y + C < 0 ? -1 : quot(x + A, y + C);
+        q = x + A < 0 || y + C < 0 ? -1 : quot(x + A, y + C);
         const hi = x + B < 0 || y + D < 0 ? -2 : quot(x + B, y + D);
-        if (lo !== hi) break;
-        const nc = A - lo * C;
-        const nd = B - lo * D;
-        const ny = x - lo * y;
-        A = C;
-        B = D;
-        C = nc;
-        D = nd;
-        x = y;
-        y = ny;
+        if (q !== hi) break;
       }
+      const nc = A - q * C;
+      const nd = B - q * D;
+      const ny = x - q * y;
+      A = C;
+      B = D;
+      C = nc;
+      D = nd;
+      x = y;
+      y = ny;
     }
     if (B === 0) {
       // no step could be decided on the leading bits: one textbook step on the bigints
@@ -195,7 +186,11 @@ export function createAheadNonces(ecdsa: Ecdsa, key: Uint8Array): AheadNonces {
       // r = x mod n; an x at or above n (probability ~2^-128) would need recovery id 2 or 3, which v cannot carry
       if (x === 0n || x >= N) continue;
       ks.push(k);
-      fresh.push({ r: x, rBytes: Buffer.from(R.subarray(0, 32)), odd: R[63]! & 1 });
+      // r's bytes in a buffer of their own: Buffer.from(R.subarray(0, 32)) sliced Node's 8 KB pool, and a few
+      // nonces kept waiting in the pool held whole slabs alive (docs/performance/retired-markets.md)
+      const rBytes = Buffer.allocUnsafeSlow(32);
+      rBytes.set(R.subarray(0, 32));
+      fresh.push({ r: x, rBytes, odd: R[63]! & 1 });
     }
     random.fill(0);
     if (ks.length === 0) return pool.length;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { verifyTypedData } from 'viem';
 import { createSigner } from '../../../src/exchange/signing/signer.ts';
-import { invertModN } from '../../../src/exchange/signing/ahead-nonces.ts';
+import { createAheadNonces, invertModN } from '../../../src/exchange/signing/ahead-nonces.ts';
+import { nativeEcdsa, pureEcdsa } from '../../../src/exchange/signing/ecdsa.ts';
 import { toSettlementV2Order } from '../../../src/exchange/signing/orderMapping.ts';
 import { recoverOrderSigner } from '../../../src/exchange/signing/recover.ts';
 import { MAINNET, TESTNET } from '../../../src/exchange/chains.ts';
@@ -107,4 +108,31 @@ test('invertModN gives a⁻¹ mod n: the textbook extended Euclid agrees on 1,00
   }
   assert.throws(() => invertModN(0n), RangeError);
   assert.throws(() => invertModN(N), RangeError);
+});
+
+test("each nonce kept ahead owns its r bytes: no 32-byte view of Node's 8 KB buffer pool pins a slab while it waits", () => {
+  const key = Buffer.from(TEST_KEYS[0].slice(2), 'hex');
+  for (const ecdsa of [pureEcdsa, ...(nativeEcdsa ? [nativeEcdsa] : [])]) {
+    const pool = createAheadNonces(ecdsa, key);
+    assert.equal(pool.fill(8), 8);
+    // sign copies each nonce's r bytes into `out`: the buffer it copies from is the one the pool kept
+    const kept: Buffer[] = [];
+    const copy = Buffer.prototype.copy;
+    const out = Buffer.alloc(64);
+    Buffer.prototype.copy = function (this: Buffer, target: Uint8Array, ...rest: number[]) {
+      if (target === out) kept.push(this);
+      return copy.call(this, target, ...rest);
+    } as typeof copy;
+    try {
+      for (let i = 0; i < 8; i++) assert.ok(pool.sign(Buffer.alloc(32, i + 1), out) >= 0);
+    } finally {
+      Buffer.prototype.copy = copy;
+    }
+    assert.equal(kept.length, 8);
+    for (const b of kept) {
+      assert.equal(b.length, 32);
+      // on the old code: Buffer.from(R.subarray(0, 32)), a slice of an 8,192-byte pool slab
+      assert.equal(b.buffer.byteLength, 32, 'its own 32 bytes, not a slice of a shared slab');
+    }
+  }
 });
