@@ -42,7 +42,9 @@ async function sellInto(h: Harness, bot: Bot, m: Bytes32, shares: number): Promi
   await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * S, 30_000);
 }
 
-test('a market retired holding tokens, then resolved at the venue: the running books compact its book, every figure unmoved', { timeout: 180_000 }, async () => {
+test('a market retired holding tokens, then resolved at the venue: the running books compact its book, every figure unmoved', {
+  timeout: 180_000,
+}, async () => {
   await onLedgerExchange(
     async (h, ledger) => {
       const [m0, m1, m2] = h.markets as [Bytes32, Bytes32, Bytes32];
