@@ -17,7 +17,8 @@
  * Release: book stream closed, lists and own set shrunk, health model and kernel slot dropped, the
  * order manager's and tick-to-wire meter's per-market memory forgotten, the store's heavy state
  * dropped (MarketReleased: the memos its views derived go with its state, src/state/market-memo.ts;
- * the slot names with the kernel's slot), and its metric series removed. A position (or an order whose end is not
+ * the slot names with the kernel's slot; the account's books hear it too and fold or compact the
+ * market's book once nothing is held or its payout is known), and its metric series removed. A position (or an order whose end is not
  * yet known) keeps a small store record, followed by the position feeds until it is zero or the
  * market's payout is known (claimable).
  */
