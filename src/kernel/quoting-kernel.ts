@@ -1070,16 +1070,24 @@ export class QuotingKernel {
       return;
     }
     this.syncsStarted++;
-    const p = synced.catch((err: unknown) => {
-      this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
-    });
+    // one then() for the sync's end, failed or not: `p` never rejects, and it is no longer pending
+    // once its own handler has run (a then() after a catch() was a promise and a microtask more per
+    // sync sent; flush() awaits the promises it took, so it still waits for this one)
+    const p: Promise<void> = synced.then(
+      () => this.syncEnded(k, p),
+      (err: unknown) => {
+        this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
+        this.syncEnded(k, p);
+      },
+    );
     this.pending.add(p);
     this.lastSyncs.set(k, p);
-    // `p` never rejects (caught above): a then() is enough, and costs a third of a finally()'s promises
-    void p.then(() => {
-      this.pending.delete(p);
-      if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
-    });
+  }
+
+  /** A sync `send` started has ended: not pending, and no longer the market's last unless a newer one is. */
+  private syncEnded(k: Bytes32, p: Promise<void>): void {
+    this.pending.delete(p);
+    if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
   }
 
   private kill(reason: RiskReason, detail: string, marketId: Bytes32): void {
