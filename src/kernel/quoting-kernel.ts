@@ -777,7 +777,8 @@ export class QuotingKernel {
 
   /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
   lastSync(marketId: Bytes32): Promise<void> | null {
-    return this.lastSyncs.get(marketId) ?? null;
+    // no sync pending anywhere (most ticks): no lookup by the market's id
+    return this.lastSyncs.size === 0 ? null : (this.lastSyncs.get(marketId) ?? null);
   }
 
   /** Wait until every sync asked for so far has been carried out. */
@@ -1066,7 +1067,7 @@ export class QuotingKernel {
     const k = marketId;
     if (synced === SYNCED) {
       // settled at once (nothing to send): no sync of the market is pending
-      this.lastSyncs.delete(k);
+      if (this.lastSyncs.size !== 0) this.lastSyncs.delete(k);
       return;
     }
     this.syncsStarted++;

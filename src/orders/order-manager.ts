@@ -302,8 +302,10 @@ export class OrderManager {
     // A pull does not wait behind a call still out for this market (latency, a 429 back-off): the
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
-    if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
-    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
+    // (`size` first: on the per-tick path these sets and maps are nearly always empty, and a string key's lookup costs more)
+    const chained = this.chains.size !== 0 && this.chains.has(k);
+    if (desired.length === 0 && chained) void this.track(this.pullNow(marketId));
+    if (!chained && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
     return this.enqueue(marketId, { desired, checkedAt });
   }
 
@@ -321,7 +323,8 @@ export class OrderManager {
     const k = marketId;
     const exec = this.exec;
     const now = this.clock.now();
-    if (this.table.needsReconcile.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
+    const owed = this.table.needsReconcile;
+    if (owed.size !== 0 && owed.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
     // one pass over the market's orders: a create to resend, or a call unanswered past the time-out
     // (flagTimeouts would owe the market a reconcile), is the chain's work
     const held = this.table.trackedEntries(k);
@@ -330,7 +333,8 @@ export class OrderManager {
       const e = held[i]!;
       if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
     }
-    const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
+    const effective =
+      exec.blocked.size !== 0 && exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
     if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
     // the market's last set: the one kept already when it is the same list checked at the same version
     // (the desired-orders memo hands the same list while the quotes stay: most ticks)
@@ -583,7 +587,8 @@ export class OrderManager {
   /** A sync queued or running, or a reconcile owed, for this market (orders may still move). */
   hasPendingWork(marketId: Bytes32): boolean {
     const k = marketId;
-    return this.table.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k);
+    const owed = this.table.needsReconcile;
+    return (owed.size !== 0 && owed.has(k)) || (this.queued.size !== 0 && this.queued.has(k)) || (this.chains.size !== 0 && this.chains.has(k));
   }
 
   /** Per-market entries held now (tests: nothing left behind after retirements). */
