@@ -291,6 +291,8 @@ export class QuotingKernel {
   private readonly lastSyncs = new Map<Bytes32, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
+  /** a slot has rested at some point (see wake); never cleared */
+  private someRested = false;
   /** built with deferStart and not started yet */
   private waiting = false;
   private killReason: RiskReason | null = null;
@@ -850,7 +852,7 @@ export class QuotingKernel {
         const slot = round[at]!;
         // removed since the round began, resting, a trailing tick due, or ticked lately: not due
         if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
-        if (this.restsWithoutEvents(slot)) slot.resting = true;
+        if (this.restsWithoutEvents(slot)) slot.resting = this.someRested = true;
         else if (still === undefined || now - slot.lastRunAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
         // skipped as still (see stillSkipCountsAsTick): the throttle may count it as a tick that ran
         else if (skipCounts) slot.lastTickAt = now;
@@ -869,7 +871,8 @@ export class QuotingKernel {
 
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */
   private wake(marketId: Bytes32 | null): void {
-    if (marketId === null) return;
+    // no market has rested yet (a run whose markets all quote): nothing to wake, no lookup per event
+    if (marketId === null || !this.someRested) return;
     const slot = this.markets.get(marketId);
     if (slot) slot.resting = false;
   }
