@@ -904,11 +904,12 @@ export class QuotingKernel {
     if (last === null || last.action !== 'quote' || last.denied > 0 || last.slow || last.strategyError !== null || last.desired.length === 0) return false;
     const marketId = slot.cfg.marketId;
     const om = this.orderManager;
-    if (this.lastSyncs.has(marketId) || om.hasPendingWork(marketId)) return false;
+    if ((this.lastSyncs.size !== 0 && this.lastSyncs.has(marketId)) || om.hasPendingWork(marketId)) return false;
     const m = this.store.state.markets.get(marketId);
     if (m === undefined || timeGuardTrips(m.bookUpdatedAt, m.streamLastEventAt, m.deadline, now, slot.cfg.risk)) return false;
     // every order wanted rests (none in flight, cooling down after a refusal, or parked), none due a refresh
-    const held = om.tracked(marketId);
+    // the orders as held, not copies (this runs at every housekeeping round of every quoting market)
+    const held = om.trackedNow(marketId);
     if (held.length !== last.desired.length) return false;
     const nowSec = Math.floor(now / 1000);
     for (const t of held) if (t.state !== 'working' || refreshDue(t, om.tolerances, nowSec)) return false;

@@ -190,6 +190,15 @@ export class OrderManager {
     return this.table.tracked(marketId);
   }
 
+  /**
+   * One market's orders as the manager holds them, not copies: read at once, never changed or kept
+   * by the caller (the kernel's still-market check, every housekeeping round of a market). The same
+   * list until the market's orders change.
+   */
+  trackedNow(marketId: Bytes32): readonly TrackedOrder[] {
+    return this.table.trackedEntries(marketId);
+  }
+
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
   applyFill(nonce: Bytes32, size: number): void {
     this.table.applyFill(nonce, size);
