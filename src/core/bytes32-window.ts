@@ -16,7 +16,7 @@
  * numbers (linear probing, deletion by backward shift) finds a key in one or two probes.
  *
  * A window of more than UP_FRONT keys (the backtest's nonce source: a million, never full) is
- * allocated for UP_FRONT and doubled as it fills, to its capacity: the live bot's windows (5,000 and
+ * allocated for HUGE_FIRST and doubled as it fills, to its capacity: the live bot's windows (5,000 and
  * 10,000) are whole from the start.
  */
 import { InvariantError } from '../model/errors.ts';
@@ -76,6 +76,12 @@ function stringHash(key: string): number {
 
 /** keys a window allocates for at the start, at most */
 export const UP_FRONT = 16_384;
+/**
+ * keys a window larger than UP_FRONT allocates for at the start: a backtest makes one such window a
+ * run (its nonces: 1,619 on the capture), and 16,384 slots (~0.8 MB, zeroed) were most of what its
+ * nonce memory cost it
+ */
+export const HUGE_FIRST = 2_048;
 
 export class Bytes32Window {
   private words: Int32Array;
@@ -97,7 +103,7 @@ export class Bytes32Window {
     private readonly width = 0,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new InvariantError('a window holds at least one key');
-    this.slots = Math.min(capacity, UP_FRONT);
+    this.slots = capacity <= UP_FRONT ? capacity : HUGE_FIRST;
     this.words = new Int32Array(this.slots * 8);
     this.other = new Array<string | undefined>(this.slots).fill(undefined);
     this.hashes = new Int32Array(this.slots);

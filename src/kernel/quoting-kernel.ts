@@ -291,6 +291,8 @@ export class QuotingKernel {
   private readonly lastSyncs = new Map<Bytes32, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
+  /** a slot has rested at some point (see wake); never cleared */
+  private someRested = false;
   /** built with deferStart and not started yet */
   private waiting = false;
   private killReason: RiskReason | null = null;
@@ -777,7 +779,8 @@ export class QuotingKernel {
 
   /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
   lastSync(marketId: Bytes32): Promise<void> | null {
-    return this.lastSyncs.get(marketId) ?? null;
+    // no sync pending anywhere (most ticks): no lookup by the market's id
+    return this.lastSyncs.size === 0 ? null : (this.lastSyncs.get(marketId) ?? null);
   }
 
   /** Wait until every sync asked for so far has been carried out. */
@@ -849,7 +852,7 @@ export class QuotingKernel {
         const slot = round[at]!;
         // removed since the round began, resting, a trailing tick due, or ticked lately: not due
         if (slot.resting || slot.cancelTimer || now - slot.lastTickAt < every || this.markets.get(slot.cfg.marketId) !== slot) continue;
-        if (this.restsWithoutEvents(slot)) slot.resting = true;
+        if (this.restsWithoutEvents(slot)) slot.resting = this.someRested = true;
         else if (still === undefined || now - slot.lastRunAt >= still || !this.isStill(slot, now)) this.runTick(slot, 'housekeeping');
         // skipped as still (see stillSkipCountsAsTick): the throttle may count it as a tick that ran
         else if (skipCounts) slot.lastTickAt = now;
@@ -868,7 +871,8 @@ export class QuotingKernel {
 
   /** Anything that happens to a market ends its rest (see restsWithoutEvents). */
   private wake(marketId: Bytes32 | null): void {
-    if (marketId === null) return;
+    // no market has rested yet (a run whose markets all quote): nothing to wake, no lookup per event
+    if (marketId === null || !this.someRested) return;
     const slot = this.markets.get(marketId);
     if (slot) slot.resting = false;
   }
@@ -900,11 +904,12 @@ export class QuotingKernel {
     if (last === null || last.action !== 'quote' || last.denied > 0 || last.slow || last.strategyError !== null || last.desired.length === 0) return false;
     const marketId = slot.cfg.marketId;
     const om = this.orderManager;
-    if (this.lastSyncs.has(marketId) || om.hasPendingWork(marketId)) return false;
+    if ((this.lastSyncs.size !== 0 && this.lastSyncs.has(marketId)) || om.hasPendingWork(marketId)) return false;
     const m = this.store.state.markets.get(marketId);
     if (m === undefined || timeGuardTrips(m.bookUpdatedAt, m.streamLastEventAt, m.deadline, now, slot.cfg.risk)) return false;
     // every order wanted rests (none in flight, cooling down after a refusal, or parked), none due a refresh
-    const held = om.tracked(marketId);
+    // the orders as held, not copies (this runs at every housekeeping round of every quoting market)
+    const held = om.trackedNow(marketId);
     if (held.length !== last.desired.length) return false;
     const nowSec = Math.floor(now / 1000);
     for (const t of held) if (t.state !== 'working' || refreshDue(t, om.tolerances, nowSec)) return false;
@@ -1066,20 +1071,28 @@ export class QuotingKernel {
     const k = marketId;
     if (synced === SYNCED) {
       // settled at once (nothing to send): no sync of the market is pending
-      this.lastSyncs.delete(k);
+      if (this.lastSyncs.size !== 0) this.lastSyncs.delete(k);
       return;
     }
     this.syncsStarted++;
-    const p = synced.catch((err: unknown) => {
-      this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
-    });
+    // one then() for the sync's end, failed or not: `p` never rejects, and it is no longer pending
+    // once its own handler has run (a then() after a catch() was a promise and a microtask more per
+    // sync sent; flush() awaits the promises it took, so it still waits for this one)
+    const p: Promise<void> = synced.then(
+      () => this.syncEnded(k, p),
+      (err: unknown) => {
+        this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
+        this.syncEnded(k, p);
+      },
+    );
     this.pending.add(p);
     this.lastSyncs.set(k, p);
-    // `p` never rejects (caught above): a then() is enough, and costs a third of a finally()'s promises
-    void p.then(() => {
-      this.pending.delete(p);
-      if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
-    });
+  }
+
+  /** A sync `send` started has ended: not pending, and no longer the market's last unless a newer one is. */
+  private syncEnded(k: Bytes32, p: Promise<void>): void {
+    this.pending.delete(p);
+    if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
   }
 
   private kill(reason: RiskReason, detail: string, marketId: Bytes32): void {

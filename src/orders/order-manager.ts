@@ -190,6 +190,15 @@ export class OrderManager {
     return this.table.tracked(marketId);
   }
 
+  /**
+   * One market's orders as the manager holds them, not copies: read at once, never changed or kept
+   * by the caller (the kernel's still-market check, every housekeeping round of a market). The same
+   * list until the market's orders change.
+   */
+  trackedNow(marketId: Bytes32): readonly TrackedOrder[] {
+    return this.table.trackedEntries(marketId);
+  }
+
   /** A fill seen on a feed: shrink the order's remaining size (removed when nothing is left). */
   applyFill(nonce: Bytes32, size: number): void {
     this.table.applyFill(nonce, size);
@@ -302,8 +311,10 @@ export class OrderManager {
     // A pull does not wait behind a call still out for this market (latency, a 429 back-off): the
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
-    if (desired.length === 0 && this.chains.has(k)) void this.track(this.pullNow(marketId));
-    if (!this.chains.has(k) && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
+    // (`size` first: on the per-tick path these sets and maps are nearly always empty, and a string key's lookup costs more)
+    const chained = this.chains.size !== 0 && this.chains.has(k);
+    if (desired.length === 0 && chained) void this.track(this.pullNow(marketId));
+    if (!chained && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
     return this.enqueue(marketId, { desired, checkedAt });
   }
 
@@ -321,7 +332,8 @@ export class OrderManager {
     const k = marketId;
     const exec = this.exec;
     const now = this.clock.now();
-    if (this.table.needsReconcile.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
+    const owed = this.table.needsReconcile;
+    if (owed.size !== 0 && owed.has(k) && now >= (this.nextReconcileAt.get(k) ?? 0)) return false;
     // one pass over the market's orders: a create to resend, or a call unanswered past the time-out
     // (flagTimeouts would owe the market a reconcile), is the chain's work
     const held = this.table.trackedEntries(k);
@@ -330,7 +342,8 @@ export class OrderManager {
       const e = held[i]!;
       if (e.resend || (e.state !== 'working' && now - e.sentAt >= limit)) return false;
     }
-    const effective = exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
+    const effective =
+      exec.blocked.size !== 0 && exec.blocked.has(k) ? NO_DESIRED : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
     if (diffIsEmpty(effective, held, this.tol, Math.floor(now / 1000)) === false) return false;
     // the market's last set: the one kept already when it is the same list checked at the same version
     // (the desired-orders memo hands the same list while the quotes stay: most ticks)
@@ -347,9 +360,6 @@ export class OrderManager {
     if (wasQueued) return this.chains.get(k)!;
     const run = this.runQueued(marketId, this.chains.get(k) ?? IDLE);
     this.chains.set(k, run);
-    // then(f, f), not finally(f): the same call at the same point, without finally's extra promises
-    const end = chainEnd(this.chains, k, run);
-    void run.then(end, end);
     return run;
   }
 
@@ -358,23 +368,31 @@ export class OrderManager {
    * microtask later, so every sync of this turn coalesces into the set it takes), past the reconcile
    * gate, the newest queued set is synced, tracked as `track` does. One async function where a
    * `then` callback, an async arrow and `track` were three: the same steps at the same points, with
-   * three promises and about four microtask turns fewer per venue call.
+   * three promises and about four microtask turns fewer per venue call. The run ends the market's
+   * chain itself (a then() on it did: a promise and a microtask more per venue call).
    */
   private async runQueued(marketId: Bytes32, prev: Promise<void>): Promise<void> {
-    await prev;
-    // an open gate (no reconcile running: nearly always) is passed without a microtask hop
-    if (this.gateShut) await this.gate;
     const k = marketId;
-    const want = this.queued.get(k)!;
-    this.queued.delete(k);
-    const p = this.syncNow(marketId, want);
-    this.running.add(p);
     try {
-      await p;
-    } catch (err) {
-      await this.onUnexpected(err);
+      await prev;
+      // an open gate (no reconcile running: nearly always) is passed without a microtask hop
+      if (this.gateShut) await this.gate;
+      const want = this.queued.get(k)!;
+      this.queued.delete(k);
+      const p = this.syncNow(marketId, want);
+      this.running.add(p);
+      try {
+        await p;
+      } catch (err) {
+        await this.onUnexpected(err);
+      } finally {
+        this.running.delete(p);
+      }
     } finally {
-      this.running.delete(p);
+      // The chain ends with this run unless a set was queued behind it: a sync while this run had
+      // its set starts a run of its own that waits for this one (so cannot have taken the set yet),
+      // and the chain is that run's now.
+      if (!this.queued.has(k)) this.chains.delete(k);
     }
   }
 
@@ -578,7 +596,8 @@ export class OrderManager {
   /** A sync queued or running, or a reconcile owed, for this market (orders may still move). */
   hasPendingWork(marketId: Bytes32): boolean {
     const k = marketId;
-    return this.table.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k);
+    const owed = this.table.needsReconcile;
+    return (owed.size !== 0 && owed.has(k)) || (this.queued.size !== 0 && this.queued.has(k)) || (this.chains.size !== 0 && this.chains.has(k));
   }
 
   /** Per-market entries held now (tests: nothing left behind after retirements). */
@@ -654,17 +673,6 @@ export class OrderManager {
       }
     }
   }
-}
-
-/**
- * The clean-up of a market's chain once it ends: made here, at module level, because a named
- * closure inside a method is wrapped under the tsx loader to keep its name (a defineProperty per
- * call: 2.5 % of a backtest when it was one, in enqueue).
- */
-function chainEnd(chains: Map<string, Promise<void>>, k: string, run: Promise<void>): () => void {
-  return () => {
-    if (chains.get(k) === run) chains.delete(k);
-  };
 }
 
 /**

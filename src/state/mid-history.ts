@@ -13,8 +13,8 @@
  * from memory: one copy of `max` samples every SLACK pushes, instead of one at every push as the
  * plain array was; docs/performance.md, "The whole-capture backtest").
  *
- * The buffer is columns of numbers (times, mids, the volatility walk's increments) in Float64Arrays
- * of the bound plus a slack (a quarter of it), allocated whole at a market's first sample: a market's
+ * The buffer is columns of numbers (times, mids, the volatility walk's increments) in arrays of
+ * doubles of the bound plus a slack (a quarter of it), allocated whole at a market's first sample: a market's
  * history holds the same ~18 KB (600 samples) from then on, where an array of sample objects grew to
  * twice the bound (~75 KB) over the ~33 minutes it took to fill (docs/performance.md, "Memory over a
  * long run"). A sample read (`at`, iteration) is a new object of the stored numbers: equal samples,
@@ -28,24 +28,42 @@ function slackOf(max: number): number {
   return Math.max(8, Math.ceil(max / 4));
 }
 
+/**
+ * `cap` doubles in a JS array of double elements: a copy of one template per length (one allocation
+ * and a copy of its memory, the elements already doubles). An ArrayBuffer per buffer cost ~4-9 µs
+ * of the embedder's allocator and its collection (a backtest made ~240 a run: 0.7 % of its CPU).
+ */
+function doublesOf(cap: number): number[] {
+  let t = TEMPLATES.get(cap);
+  if (t === undefined) {
+    t = [];
+    // pushed one by one: an array of packed double elements from the first (0.5 is no small integer)
+    for (let i = 0; i < cap; i++) t.push(0.5);
+    if (TEMPLATES.size >= 8) TEMPLATES.clear();
+    TEMPLATES.set(cap, t);
+  }
+  return t.slice();
+}
+/** doublesOf's templates, by length (one per configured history size; a handful at most) */
+const TEMPLATES = new Map<number, number[]>();
+
 /** A buffer of samples in columns: `n` of `cap` written, entries below `n` never written again. */
 class Columns {
-  readonly times: Float64Array;
-  readonly mids: Float64Array;
+  readonly times: number[];
+  readonly mids: number[];
   /**
    * the volatility walk's increment into each sample from the one before (src/strategy/volatility.ts
    * instantVariance), made once per sample instead of at every walk over it (-1 for a first sample;
    * a walk starts at its window's second sample, so a window's first entry is never read)
    */
-  readonly inc: Float64Array;
+  readonly inc: number[];
   n = 0;
   constructor(readonly cap: number) {
-    // the three columns in one buffer: one allocation of memory outside the heap, not three (a
-    // market's history makes a new buffer every slack pushes)
-    const buf = new ArrayBuffer(cap * 24);
-    this.times = new Float64Array(buf, 0, cap);
-    this.mids = new Float64Array(buf, cap * 8, cap);
-    this.inc = new Float64Array(buf, cap * 16, cap);
+    // arrays of doubles on the heap (8 bytes an entry, as a Float64Array's): a market's history
+    // makes a new buffer every slack pushes, and a young array is a bump of the allocation pointer
+    this.times = doublesOf(cap);
+    this.mids = doublesOf(cap);
+    this.inc = doublesOf(cap);
   }
 
   append(ts: number, mid: number, inc: number): void {
