@@ -46,11 +46,12 @@ test('a claim made while the bot runs reaches the books within a read: the drift
           const r = (await (await fetch(`${bot.metricsUrl}/readyz`)).json()) as { checks: { booksAgree: boolean } };
           polls++;
           assert.equal(r.checks.booksAgree, true, `books-drift past the grace at poll ${polls}`);
-          return bot.kernel.account.market(m1l)?.yes === 0;
+          // (keptMarket: m1 retired as resolved, so once claimed, with nothing held, its book folds away)
+          return bot.kernel.account.keptMarket(m1l)?.yes === 0;
         },
         120_000,
       );
-      const m = bot.kernel.account.market(m1l)!;
+      const m = bot.kernel.account.keptMarket(m1l)!;
       assert.equal(m.claimed, true);
       assert.equal(m.payoutYes, 500_000, 'at the payout the claimable list stated');
       assert.equal(bot.kernel.account.figures().cash - cashBefore, paid, 'the cash gained is what the venue paid');
