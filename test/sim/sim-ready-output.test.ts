@@ -1,10 +1,10 @@
 /**
  * `bookmaker sim`'s ready output (src/cli/commands/sim.ts): the `listening <base-url>` line and, without --api-key,
- * the demo keys after it, written in one write. The README's getting-started block waits for the listening line in
- * the sim's output file, then reads the maker key's private key from it: with the lines written one by one, a
- * reader on a loaded machine (load 14) found the listening line alone, read an empty key, and `bookmaker run` and
- * `bookmaker sign` failed (test/readme-commands, seen once). In process: the sim's command run, stdout's writes
- * recorded, stopped as on SIGTERM.
+ * the demo keys after it, written in one write. docs/getting-started.md's block waits for the listening line in the
+ * sim's output file, then reads the maker key's private key from it: with the lines written one by one, a reader on
+ * a loaded machine could find the listening line alone and read an empty key, and then `bookmaker run` and
+ * `bookmaker sign` fail (two getting-started commands of test/readme-commands.test.ts failed so once, at load 14).
+ * In process: the sim's command run, stdout's writes recorded, stopped as on SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
