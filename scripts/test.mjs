@@ -304,77 +304,103 @@ function killGroup(pgid, signal) {
 }
 
 /**
- * One file in its own process, as `node --test` would run it, in its own process group; its output is printed whole
- * when it ends. Its CPU seconds are what the reaped children's total grew by when it was reaped (on Linux; null
- * elsewhere): two files reaped in the same instant would share theirs, which only blurs the next run's order. What
- * the file leaves running after its process ends (a child it never stopped) is listed and stopped with the group.
+ * Watches the process of a file (or of a group of files), the leader of its own process group: the timeout (armed
+ * by `arm`, again for each file of a group: at half of it the runner says which file is still running; at the
+ * limit the processes still running are listed and the group stopped, SIGTERM then SIGKILL 5 s later), its CPU
+ * seconds (what the reaped children's total grew by when it was reaped: on Linux; null elsewhere; two processes
+ * reaped in the same instant would share theirs, which only blurs the next run's order), and what it leaves
+ * running after its process ended (a child it never stopped, holding its output pipes open: listed and stopped
+ * with the group, LINGER_MS after the exit, or at once when the pipes close with a process of the group still
+ * running). `onClose` gets `{ code, signal, cpu, timedOut, leftRunning }` once the output pipes closed:
+ * `timedOut` is null or `{ label, procs }` (the label `arm` was given, the processes listed), `leftRunning` the
+ * processes listed after the exit. One watcher for runFile and runGroup, so a file is treated the same alone or
+ * in a group.
+ */
+function watchChild(child, onClose) {
+  const pgid = child.pid;
+  if (pgid !== undefined) groups.add(pgid);
+  let exitCode = null;
+  let exitSignal = null;
+  let cpu = null;
+  let timedOut = null;
+  let leftRunning = [];
+  let warn = null;
+  let limit = null;
+  let linger = null;
+  const clearTimers = () => {
+    clearTimeout(warn);
+    clearTimeout(limit);
+  };
+  /** (Re)starts the timeout of `label` (a file), from now; `where` follows its name in the half-time note. */
+  const arm = (label, where = '') => {
+    clearTimers();
+    warn = setTimeout(() => process.stdout.write(`# still running after ${fileTimeoutS / 2} s: ${label}${where}\n`), (fileTimeoutS / 2) * 1000);
+    limit = setTimeout(() => {
+      timedOut = { label, procs: groupProcesses(pgid) };
+      killGroup(pgid, 'SIGTERM');
+      setTimeout(() => killGroup(pgid, 'SIGKILL'), 5_000).unref();
+    }, fileTimeoutS * 1000);
+  };
+  child.on('exit', (code, signal) => {
+    exitCode = code;
+    exitSignal = signal;
+    // the process ended within its time: what it left running is the linger's to stop, not a timeout (a file
+    // ending near the limit with a child holding its pipes was reported as timed out)
+    clearTimers();
+    const now = childrenCpuSeconds();
+    if (now !== null) {
+      cpu = Math.max(0, now - reapedCpu);
+      reapedCpu = now;
+    }
+    // what it started and left running holds the output pipes open: listed, then stopped
+    linger = setTimeout(() => {
+      leftRunning = groupProcesses(pgid);
+      killGroup(pgid, 'SIGKILL');
+    }, LINGER_MS);
+  });
+  child.on('close', () => {
+    clearTimers();
+    clearTimeout(linger);
+    if (pgid !== undefined) {
+      // the pipes closed, but a process of the group may still run (its output elsewhere)
+      if (leftRunning.length === 0) leftRunning = groupProcesses(pgid);
+      if (leftRunning.length) killGroup(pgid, 'SIGKILL');
+      groups.delete(pgid);
+    }
+    onClose({ code: exitCode, signal: exitSignal, cpu, timedOut, leftRunning });
+  });
+  return { arm };
+}
+
+/** The lines `# NAME: WHAT (stopped):` and `#   pid command` a line for each of `procs`. */
+const listed = (name, what, procs) => `# ${name}: ${what} (stopped):\n${procs.map((l) => `#   ${l}\n`).join('')}`;
+
+/**
+ * One file in its own process, as `node --test` would run it, in its own process group (watched by watchChild:
+ * its timeout, its CPU, what it leaves running); its output is printed whole when it ends.
  */
 function runFile(file) {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const chunks = [];
-    let cpu = null;
-    let exitCode = null;
-    let exitSignal = null;
-    let timedOut = null;
-    let leftRunning = [];
-    let linger = null;
     const child = spawn(process.execPath, ['--import', loaderOf(file), '--test-reporter=tap', ...flags, file], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    const pgid = child.pid;
-    if (pgid !== undefined) groups.add(pgid);
     child.stdout.on('data', (b) => chunks.push(b));
     child.stderr.on('data', (b) => chunks.push(b));
-    const warn = setTimeout(() => process.stdout.write(`# still running after ${fileTimeoutS / 2} s: ${file}\n`), (fileTimeoutS / 2) * 1000);
-    const limit = setTimeout(() => {
-      timedOut = groupProcesses(pgid);
-      killGroup(pgid, 'SIGTERM');
-      setTimeout(() => killGroup(pgid, 'SIGKILL'), 5_000).unref();
-    }, fileTimeoutS * 1000);
-    child.on('exit', (code, signal) => {
-      exitCode = code;
-      exitSignal = signal;
-      clearTimeout(warn);
-      // the file's own process ended within its time: what it left running is the linger's to stop, not a timeout
-      // (a file ending near the limit with a child holding its pipes was reported as timed out)
-      clearTimeout(limit);
-      const now = childrenCpuSeconds();
-      if (now !== null) {
-        cpu = Math.max(0, now - reapedCpu);
-        reapedCpu = now;
-      }
-      // what it started and left running holds the output pipes open: listed, then stopped
-      linger = setTimeout(() => {
-        leftRunning = groupProcesses(pgid);
-        killGroup(pgid, 'SIGKILL');
-      }, LINGER_MS);
-    });
-    child.on('close', () => {
-      clearTimeout(warn);
-      clearTimeout(limit);
-      clearTimeout(linger);
-      if (pgid !== undefined) {
-        // the pipes closed, but a process of the group may still run (its output elsewhere)
-        if (leftRunning.length === 0) leftRunning = groupProcesses(pgid);
-        if (leftRunning.length) killGroup(pgid, 'SIGKILL');
-        groups.delete(pgid);
-      }
+    const watch = watchChild(child, ({ code, signal, cpu, timedOut, leftRunning }) => {
       const seconds = (Date.now() - t0) / 1000;
-      const ok = exitCode === 0 && timedOut === null;
+      const ok = code === 0 && timedOut === null;
       const cost = cpu === null ? '' : `; cpu ${cpu.toFixed(1)} s`;
-      const why = timedOut !== null ? ` FAILED (timed out after ${fileTimeoutS} s)` : ok ? '' : ` FAILED (exit ${exitCode ?? exitSignal})`;
+      const why = timedOut !== null ? ` FAILED (timed out after ${fileTimeoutS} s)` : ok ? '' : ` FAILED (exit ${code ?? signal})`;
       process.stdout.write(`# file: ${file} (${seconds.toFixed(1)} s${cost})${why}\n`);
       process.stdout.write(Buffer.concat(chunks));
-      if (timedOut !== null) {
-        process.stdout.write(`# ${file}: still running when it timed out (stopped):\n${timedOut.map((l) => `#   ${l}\n`).join('')}`);
-      }
-      if (leftRunning.length) {
-        process.stdout.write(`# ${file}: left running after it ended (stopped):\n${leftRunning.map((l) => `#   ${l}\n`).join('')}`);
-      }
+      if (timedOut !== null) process.stdout.write(listed(file, 'still running when it timed out', timedOut.procs));
+      if (leftRunning.length) process.stdout.write(listed(file, 'left running after it ended', leftRunning));
       resolve({ file, seconds, cpu, ok, timedOut: timedOut !== null, leftRunning: leftRunning.length });
     });
+    watch.arm(file);
   });
 }
 
@@ -397,32 +423,13 @@ function runGroup(files) {
     let current = null;
     let section = null;
     let rest = false;
-    let cpu = null;
-    let exitCode = null;
-    let exitSignal = null;
-    let timedOut = null; // { file, procs }
-    let leftRunning = [];
-    let linger = null;
-    let warn = null;
-    let limit = null;
     // stderr into the stdout pipe (sh's 2>&1, then exec: the same pid), so what a file writes to either stays in
     // the order it was written and lands under that file, not under the next one
     const argv = [process.execPath, '--import', LOADER, `--test-reporter=${GROUP_REPORTER}`, GROUP_DRIVER, ...files];
     const child = existsSync('/bin/sh')
       ? spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true })
       : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const pgid = child.pid;
-    if (pgid !== undefined) groups.add(pgid);
-    const arm = (file) => {
-      clearTimeout(warn);
-      clearTimeout(limit);
-      warn = setTimeout(() => process.stdout.write(`# still running after ${fileTimeoutS / 2} s: ${file} (in a group)\n`), (fileTimeoutS / 2) * 1000);
-      limit = setTimeout(() => {
-        timedOut = { file, procs: groupProcesses(pgid) };
-        killGroup(pgid, 'SIGTERM');
-        setTimeout(() => killGroup(pgid, 'SIGKILL'), 5_000).unref();
-      }, fileTimeoutS * 1000);
-    };
+    let watch = null;
     const sink = () => (current ? per.get(current).out : stray);
     const onLine = (line) => {
       if (section !== null) {
@@ -436,7 +443,7 @@ function runGroup(files) {
         if (m[1] === 'start') {
           current = m[2];
           p.started = true;
-          arm(current);
+          watch.arm(current, ' (in a group)');
         } else if (m[1] === 'loadfail') p.loadfail = true;
         else if (m[1] === 'done') p.seconds = Number(m[3]);
         else if (m[1] === 'file' && m[3]) {
@@ -471,38 +478,14 @@ function runGroup(files) {
     const err = lines((l) => sink().push(l));
     child.stdout.on('data', out.data);
     child.stderr.on('data', err.data);
-    arm(files[0]);
-    child.on('exit', (code, signal) => {
-      exitCode = code;
-      exitSignal = signal;
-      clearTimeout(warn);
-      clearTimeout(limit);
-      const now = childrenCpuSeconds();
-      if (now !== null) {
-        cpu = Math.max(0, now - reapedCpu);
-        reapedCpu = now;
-      }
-      linger = setTimeout(() => {
-        leftRunning = groupProcesses(pgid);
-        killGroup(pgid, 'SIGKILL');
-      }, LINGER_MS);
-    });
-    child.on('close', () => {
-      clearTimeout(warn);
-      clearTimeout(limit);
-      clearTimeout(linger);
+    watch = watchChild(child, ({ code, signal, cpu, timedOut, leftRunning }) => {
       out.end();
       err.end();
-      if (pgid !== undefined) {
-        if (leftRunning.length === 0) leftRunning = groupProcesses(pgid);
-        if (leftRunning.length) killGroup(pgid, 'SIGKILL');
-        groups.delete(pgid);
-      }
       const seconds = (Date.now() - t0) / 1000;
       const cost = cpu === null ? '' : `; cpu ${cpu.toFixed(1)} s`;
       const ran = files.filter((f) => per.get(f).started);
       const alone = files.filter((f) => !per.get(f).started);
-      const exit = `exit ${exitCode ?? exitSignal}`;
+      const exit = `exit ${code ?? signal}`;
       process.stdout.write(
         `# group: ${ran.length} files in one process (${seconds.toFixed(1)} s${cost})${alone.length ? `; stopped early, to run alone: ${alone.join(' ')}` : ''}\n`,
       );
@@ -511,7 +494,7 @@ function runGroup(files) {
         const p = per.get(f);
         let why = '';
         let timed = false;
-        if (timedOut?.file === f) {
+        if (timedOut?.label === f) {
           why = ` FAILED (timed out after ${fileTimeoutS} s)`;
           timed = true;
         } else if (p.loadfail) why = ' FAILED (threw when imported)';
@@ -523,13 +506,13 @@ function runGroup(files) {
         );
         const text = [...p.out, ...(p.tap ?? [])].join('\n');
         if (text) process.stdout.write(`${text}\n`);
-        if (timed) process.stdout.write(`# ${f}: still running when it timed out (stopped):\n${timedOut.procs.map((l) => `#   ${l}\n`).join('')}`);
+        if (timed) process.stdout.write(listed(f, 'still running when it timed out', timedOut.procs));
         results.push({ file: f, seconds: s, cpu: null, ok: why === '', timedOut: timed, leftRunning: 0 });
       }
       if (stray.length) process.stdout.write(`${stray.join('\n')}\n`);
       // the process failed though none of its files did (an error after the last file's tests): the group fails
       const anyFailed = results.some((r) => !r.ok);
-      if (!anyFailed && timedOut === null && exitCode !== 0) {
+      if (!anyFailed && timedOut === null && code !== 0) {
         results.push({
           file: `(group of ${ran.join(' ')}: ${exit} after its files' tests)`,
           seconds: 0,
@@ -541,12 +524,13 @@ function runGroup(files) {
       }
       if (leftRunning.length) {
         const last = ran.at(-1) ?? files[0];
-        process.stdout.write(`# ${last} (its group): left running after it ended (stopped):\n${leftRunning.map((l) => `#   ${l}\n`).join('')}`);
+        process.stdout.write(listed(`${last} (its group)`, 'left running after it ended', leftRunning));
         const r = results.find((x) => x.file === last);
         if (r) r.leftRunning = leftRunning.length;
       }
       resolve({ results, alone });
     });
+    watch.arm(files[0], ' (in a group)');
   });
 }
 

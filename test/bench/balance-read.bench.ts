@@ -12,22 +12,13 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { inTree, report } from './lib.ts';
+import { inTree, report, argOf, positiveIntArg } from './lib.ts';
 import { benchKernel } from '../support/quoting.ts';
 import { loadBandsCore, marketIds, stillSnapshot, type Mod } from './quiet-markets.ts';
 
-const argOf = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const num = (name: string, dflt: number): number => {
-  const v = Number(argOf(name) ?? dflt);
-  if (!Number.isSafeInteger(v) || v <= 0) throw new Error(`--${name}: expected a positive integer`);
-  return v;
-};
-const N = num('markets', 2000);
-const READS = num('reads', 200);
-const ROUNDS = num('rounds', 5);
+const N = positiveIntArg('markets', 2000);
+const READS = positiveIntArg('reads', 200);
+const ROUNDS = positiveIntArg('rounds', 5);
 const baseDir = argOf('base');
 if (baseDir !== undefined && !existsSync(resolve(baseDir, inTree(baseDir, 'src/kernel/quoting-kernel.ts')))) {
   process.stderr.write('balance-read: --base DIR must be a checkout of this project with node_modules\n');

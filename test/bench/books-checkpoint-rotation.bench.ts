@@ -13,30 +13,19 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { asyncScheduler } from 'rxjs';
-import { report } from './lib.ts';
+import { report, argOf, positiveIntArg } from './lib.ts';
 import { load, type Mod } from './quiet-markets.ts';
-import { recordFills, rotationFills } from '../ledger/rotation-ledger.ts';
+import { recordFills, rotationFills, STILL_CLOCK } from '../ledger/rotation-ledger.ts';
 
-const argOf = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const num = (name: string, dflt: number): number => {
-  const v = Number(argOf(name) ?? dflt);
-  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer`);
-  return v;
-};
-const N = num('markets', 2000);
-const PER = num('per', 60);
-const ROUNDS = num('rounds', 3);
+const N = positiveIntArg('markets', 2000);
+const PER = positiveIntArg('per', 60);
+const ROUNDS = positiveIntArg('rounds', 3);
 const base = resolve(argOf('base') ?? process.env.BOOKMAKER_BASE_TREE ?? '/work/base');
 if (!existsSync(join(base, 'src/ledger/books-checkpoint.ts'))) {
   process.stderr.write(`books-checkpoint-rotation: no base tree at ${base} (--base DIR)\n`);
   process.exit(2);
 }
 const here = resolve(new URL('../..', import.meta.url).pathname);
-const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
 const cpuMs = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -60,7 +49,7 @@ interface Reading {
 async function tree(name: string, root: string): Promise<Tree> {
   const [{ openLedger }, cp] = await Promise.all([load(root, 'src/ledger/ledger.ts'), load(root, 'src/ledger/books-checkpoint.ts')]);
   const src = join(dir, `${name}.sqlite`);
-  const l = openLedger({ path: src, clock });
+  const l = openLedger({ path: src, clock: STILL_CLOCK });
   // every market but the last, a checkpoint of them, then the last market's fills after it
   recordFills(l, rotationFills(1, { markets: N - 1, perMarket: PER }));
   cp.saveBooksCheckpoint(l, { minTail: 1 });
@@ -74,7 +63,7 @@ const stateBytes = (l: Mod): number => (l.db.prepare('SELECT length(state) AS n 
 async function measure(t: Tree, round: number): Promise<Reading> {
   const one = join(dir, `${t.name}-one-${round}.sqlite`);
   copyFileSync(t.src, one);
-  let l = t.openLedger({ path: one, clock });
+  let l = t.openLedger({ path: one, clock: STILL_CLOCK });
   const c0 = cpuMs();
   t.cp.saveBooksCheckpoint(l, { minTail: 1 });
   const oneShot = cpuMs() - c0;
@@ -82,7 +71,7 @@ async function measure(t: Tree, round: number): Promise<Reading> {
   l.close();
   const sliced = join(dir, `${t.name}-sliced-${round}.sqlite`);
   copyFileSync(t.src, sliced);
-  l = t.openLedger({ path: sliced, clock });
+  l = t.openLedger({ path: sliced, clock: STILL_CLOCK });
   let longest = 0;
   let turn = cpuMs();
   const s0 = turn;

@@ -15,21 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { asyncScheduler } from 'rxjs';
-import { report } from './lib.ts';
-import { recordFills, rotationFills } from '../ledger/rotation-ledger.ts';
+import { report, argOf, positiveIntArg } from './lib.ts';
+import { recordFills, rotationFills, STILL_CLOCK } from '../ledger/rotation-ledger.ts';
 
-const argOf = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const num = (name: string, dflt: number): number => {
-  const v = Number(argOf(name) ?? dflt);
-  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer`);
-  return v;
-};
-const MARKETS = Math.max(200, num('markets', 1_440));
-const PER = num('per', 25);
+const MARKETS = Math.max(200, positiveIntArg('markets', 1_440));
+const PER = positiveIntArg('per', 25);
 const STEP = 40;
 /** markets whose growth per market is read: all but the first 160 (the first hour and some) */
 const LAST = MARKETS - 160;
@@ -49,8 +39,7 @@ async function child(root: string, checkpoints: boolean): Promise<void> {
   const gc = runInNewContext('gc') as () => void;
   const { openLedger } = (await import(`${root}/src/ledger/ledger.ts`)) as typeof import('../../src/ledger/ledger.ts');
   const cp = (await import(`${root}/src/ledger/books-checkpoint.ts`)) as typeof import('../../src/ledger/books-checkpoint.ts');
-  const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-  const l = openLedger({ path: ':memory:', clock });
+  const l = openLedger({ path: ':memory:', clock: STILL_CLOCK });
   const mem = (): { heap: number; ab: number } => {
     gc();
     gc();
@@ -86,7 +75,7 @@ if (childAt >= 0) await child(resolve(process.argv[childAt + 1]!), !process.argv
 else {
   const here = resolve(new URL('../..', import.meta.url).pathname);
   const base = resolve(argOf('base') ?? process.env.BOOKMAKER_BASE_TREE ?? '/work/base');
-  const rounds = num('rounds', 2);
+  const rounds = positiveIntArg('rounds', 2);
   const best = new Map<string, Reading>();
   const keep = (k: string, r: Reading): void => {
     const b = best.get(k);

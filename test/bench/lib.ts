@@ -231,3 +231,16 @@ export function probeSecondHalf(
     end: probeLive(end),
   };
 }
+
+/** The value after `--NAME` on the bench's command line, or undefined. */
+export function argOf(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** `--NAME N`, a positive integer (`dflt` when not given); anything else throws, naming the flag. */
+export function positiveIntArg(name: string, dflt: number): number {
+  const v = Number(argOf(name) ?? dflt);
+  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`--${name}: expected a positive integer`);
+  return v;
+}

@@ -16,60 +16,32 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { accountFromLedger, ledgerSummary } from '../../src/ledger/books.ts';
+import { ledgerSummary } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, scrapeMetrics, startTestBot, waitFor } from './harness.ts';
+import { ledgerConfig, metricValue, onLedgerExchange, scrapeMetrics, startTestBot, waitFor } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { freePort } from '../support/net.ts';
-
-/** a market's figures but when it was marked (the resolution's time: when the books learnt it) */
-const unmarked = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0 });
+import { assertBooksClaimed, assertReplayClaimed, run1HoldsYes, venueResolvesAndClaims } from './unfollowed-claim.ts';
 
 test('a claim made while the bot was down in a market it no longer follows reaches the books at the next start', { timeout: 180_000 }, async () => {
   await onLedgerExchange(async (h, ledger) => {
     const [m1, m2] = h.markets as [Bytes32, Bytes32];
     const m1l = m1.toLowerCase() as Bytes32;
-    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger));
     let bot2: Bot | null = null;
     try {
-      const b1 = bot;
-      await boughtYes(h, b1, m1, 10);
-      assert.equal(await b1.stop(), 0);
-      bot = null;
-
-      // what a bot that stayed up and saw the resolution and the claim holds
-      const ref = readLedgerFile(ledger, (l) => accountFromLedger(l));
-      assert.equal(ref.market(m1l)?.payoutYes, null, 'the first run never saw m1 resolve');
-      assert.deepEqual(ref.unclaimedResolved(), []);
-      const cashBefore = ref.figures().cash;
-      ref.resolve(m1l, 1_000_000, Date.now());
-      ref.claimed(m1l);
+      // run 1 buys 10 YES in m1 and stops; ref: what a bot that stayed up and saw the resolution and the claim holds
+      const { ref, cashBefore } = await run1HoldsYes(h, ledger, m1, 10);
 
       // while the bot is down: m1 resolves YES and the venue's auto-claim redeems the 10 YES
-      h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
-      const venue = accountLedger(h.ex.state);
-      const collateralBefore = venue.collateral(h.bot.wallet).total;
-      const paid = h.ex.state.services.claimPosition(h.bot.wallet, m1, 'auto', Date.now());
-      assert.equal(paid, 10_000_000n);
-      assert.equal(venue.collateral(h.bot.wallet).total - collateralBefore, paid);
+      const paid = venueResolvesAndClaims(h, m1, 10);
 
       // the next start follows m2 only: m1 was unselected
       bot2 = await startTestBot(h, await ledgerConfig(h, ledger, { markets: `  - id: "${m2}"` }), { metricsPort: await freePort() });
       const b2 = bot2;
       await waitFor('the next start records the claim', () => !b2.kernel.account.positions().some((p) => p.marketId === m1l), 60_000);
-      const live = b2.kernel.account;
-      const { markedAt: _a, ...got } = live.figures();
-      const { markedAt: _b, ...want } = ref.figures();
-      assert.deepEqual(got, want, 'the books equal those of a bot that saw the resolution and the claim');
-      assert.equal(got.cash - cashBefore, paid, 'the cash gained is what the venue paid');
-      assert.deepEqual(live.positions(), ref.positions());
-      assert.deepEqual(unmarked(live.market(m1l)), unmarked(ref.market(m1l)));
-      assert.ok(
-        b2.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimed' && m.payoutYesUsdc === '1.000000'),
-        'the report lists the market claimed, at its payout',
-      );
+      assertBooksClaimed(b2, m1, ref, cashBefore, paid);
+      assert.deepEqual(b2.kernel.account.positions(), ref.positions());
       // the balance reads agree with the books: no drift, then or later
       await waitFor('a balance read of m1 after the claim', () => b2.kernel.account.agrees(m1l) && b2.kernel.account.drifts().length === 0, 20_000);
       assert.equal(metricValue(await scrapeMetrics(b2), 'bookmaker_books_drift_markets'), 0);
@@ -77,13 +49,9 @@ test('a claim made while the bot was down in a market it no longer follows reach
       bot2 = null;
 
       // the ledger, replayed: the same books (what `ledger summary` and the next restart show)
-      const replayed = readLedgerFile(ledger, (l) => ({ account: accountFromLedger(l), summary: ledgerSummary(l) }));
-      const { markedAt: _c, ...again } = replayed.account.figures();
-      assert.deepEqual(again, want);
-      assert.deepEqual(unmarked(replayed.account.market(m1l)), unmarked(ref.market(m1l)));
-      assert.ok(!replayed.summary.positions.some((p) => p.marketId === m1l));
+      assertReplayClaimed(ledger, m1, ref);
+      assert.ok(!readLedgerFile(ledger, (l) => ledgerSummary(l)).positions.some((p) => p.marketId === m1l));
     } finally {
-      await bot?.stop();
       await bot2?.stop();
     }
   });

@@ -16,34 +16,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
-import { accountFromLedger } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
-import { accountLedger } from '../../src/sim/routes/account/ledger-of.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { boughtYes, ledgerConfig, onLedgerExchange, startTestBot, waitFor } from './harness.ts';
-import { readLedgerFile } from './ledger-runs.ts';
+import { ledgerConfig, onLedgerExchange, startTestBot, waitFor } from './harness.ts';
+import { assertBooksClaimed, assertReplayClaimed, run1HoldsYes, venueResolvesAndClaims } from './unfollowed-claim.ts';
 
 const S = 1_000_000;
-/** a market's figures but when it was marked (the resolution's time: when the books learnt it) */
-const unmarked = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0 });
 
 test('a market not followed in this run, resolved and claimed while the bot runs, reaches the books while it runs', { timeout: 180_000 }, async () => {
   await onLedgerExchange(async (h, ledger) => {
     const [m1, m2] = h.markets as [Bytes32, Bytes32];
     const m1l = m1.toLowerCase() as Bytes32;
-    let bot: Bot | null = await startTestBot(h, await ledgerConfig(h, ledger));
     let bot2: Bot | null = null;
     try {
-      const b1 = bot;
-      await boughtYes(h, b1, m1, 10);
-      assert.equal(await b1.stop(), 0);
-      bot = null;
-
-      // what a bot that saw the resolution and the claim holds
-      const ref = readLedgerFile(ledger, (l) => accountFromLedger(l));
-      const cashBefore = ref.figures().cash;
-      ref.resolve(m1l, 1_000_000, Date.now());
-      ref.claimed(m1l);
+      // run 1 buys 10 YES in m1 and stops; ref: what a bot that saw the resolution and the claim holds
+      const { ref, cashBefore } = await run1HoldsYes(h, ledger, m1, 10);
 
       // run 2 follows m2 only; its start-up check finds m1 held, not resolved, not claimed
       const lines: { msg: string }[] = [];
@@ -56,24 +43,10 @@ test('a market not followed in this run, resolved and claimed while the bot runs
       assert.equal(b2.kernel.hasMarket(m1l), false, 'run 2 does not follow m1');
 
       // while run 2 runs: m1 resolves YES and the venue's auto-claim redeems the 10 YES
-      h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
-      const venue = accountLedger(h.ex.state);
-      const collateralBefore = venue.collateral(h.bot.wallet).total;
-      const paid = h.ex.state.services.claimPosition(h.bot.wallet, m1, 'auto', Date.now());
-      assert.equal(paid, 10_000_000n);
-      assert.equal(venue.collateral(h.bot.wallet).total - collateralBefore, paid);
+      const paid = venueResolvesAndClaims(h, m1, 10);
 
       await waitFor('the running bot records the claim', () => !b2.kernel.account.positions().some((p) => p.marketId === m1l), 60_000);
-      const live = b2.kernel.account;
-      const { markedAt: _a, ...got } = live.figures();
-      const { markedAt: _b, ...want } = ref.figures();
-      assert.deepEqual(got, want, 'the books equal those of a bot that saw the resolution and the claim');
-      assert.equal(got.cash - cashBefore, paid, 'the cash gained is what the venue paid');
-      assert.deepEqual(unmarked(live.market(m1l)), unmarked(ref.market(m1l)));
-      assert.ok(
-        b2.report('test', 0).claims?.markets.some((m) => m.marketId === m1l && m.state === 'claimed' && m.payoutYesUsdc === '1.000000'),
-        'the report lists the market claimed, at its payout',
-      );
+      assertBooksClaimed(b2, m1, ref, cashBefore, paid);
       assert.ok(
         lines.some((l) => l.msg.includes('claimed (a market this run does not follow: the periodic holdings check)')),
         'recorded by the periodic check, while running',
@@ -82,12 +55,8 @@ test('a market not followed in this run, resolved and claimed while the bot runs
       bot2 = null;
 
       // the ledger, replayed: the same books (what `ledger summary` and the next restart show)
-      const replayed = readLedgerFile(ledger, (l) => accountFromLedger(l));
-      const { markedAt: _c, ...again } = replayed.figures();
-      assert.deepEqual(again, want);
-      assert.deepEqual(unmarked(replayed.market(m1l)), unmarked(ref.market(m1l)));
+      assertReplayClaimed(ledger, m1, ref);
     } finally {
-      await bot?.stop();
       await bot2?.stop();
     }
   });

@@ -13,31 +13,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
 import { restoreAccount } from '../../src/account/account-snapshot.ts';
 import { RunFigures } from '../../src/account/run-figures.ts';
 import { accountFromLedger, ledgerSummary, pnlByMarket, replayPositions } from '../../src/ledger/books.ts';
 import { FOLD_IDLE_MS, replayBooks, saveBooksCheckpoint, saveBooksCheckpointInSlices, type CheckpointResume } from '../../src/ledger/books-checkpoint.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
-import { recordFills, rotM, rotationFills, T0, type RotationFill } from './rotation-ledger.ts';
-
-const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-
-function newLedger(path = ':memory:'): Ledger {
-  const l = openLedger({ path, clock });
-  // inherited holdings in two of the rotation's markets (one on both sides)
-  l.adoptBaseline({
-    at: T0 - 1_000,
-    collateral: 5_000_000_000n,
-    holdings: [
-      { marketId: rotM(0), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 },
-      { marketId: rotM(2), outcomeIndex: 1, shares: 3_000_000n, mark: 300_000 },
-      { marketId: rotM(2), outcomeIndex: 0, shares: 1_000_000n, mark: 690_000 },
-    ],
-  });
-  return l;
-}
+import { recordFills, rotationLedger, rotM, rotationFills, STILL_CLOCK, T0, type RotationFill } from './rotation-ledger.ts';
 
 interface Checkpoint {
   seq: number;
@@ -99,7 +81,7 @@ function lateFill(l: Ledger, i: number, n: number, ago: number, r: () => number)
 test('random rotating ledgers: a start from the folded checkpoint and its tail gives every figure a replay of every fill gives, to the unit', async () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {
     const r = mulberry32(seed * 7919);
-    const l = newLedger();
+    const l = rotationLedger();
     let resume: CheckpointResume | null = null;
     let next = 0;
     let late = 0;
@@ -149,7 +131,7 @@ test('random rotating ledgers: a start from the folded checkpoint and its tail g
 });
 
 test("a folded market's late fill, before its newest: re-ordered among its fills as a full replay does (its book rebuilt first)", () => {
-  const l = newLedger();
+  const l = rotationLedger();
   recordFills(l, rotationFills(9, { markets: 40, perMarket: 50 }));
   saveBooksCheckpoint(l, { minTail: 1 });
   assert.ok(foldedIn(l).includes(rotM(0)), 'market 0 (idle for over an hour) is folded');
@@ -177,7 +159,7 @@ test("a folded market's late fill, before its newest: re-ordered among its fills
 
 test('the checkpoint does not grow with finished markets beyond a small record each (before: each kept its whole book)', () => {
   const bytes: number[] = [];
-  const l = newLedger();
+  const l = rotationLedger();
   const per = 60;
   for (const [first, markets] of [
     [0, 100],
@@ -217,7 +199,7 @@ test('a bot killed (kill -9) while it writes a checkpoint with folded markets: t
     });
     child.kill('SIGKILL');
     assert.equal(await exited, 'SIGKILL', err);
-    const l = openLedger({ path: file, clock });
+    const l = openLedger({ path: file, clock: STILL_CLOCK });
     const start = replayBooks(l);
     assert.equal(start.checkpoint, 'used', 'the checkpoint written before the kill is whole');
     assert.ok(foldedIn(l).length > 0, 'it has folded markets');
@@ -229,7 +211,7 @@ test('a bot killed (kill -9) while it writes a checkpoint with folded markets: t
 });
 
 test("a checkpoint from before folding (shape unmarked, no list) is used; this one's shape is another to an older bookmaker's reader (it ignores it)", () => {
-  const l = newLedger();
+  const l = rotationLedger();
   recordFills(l, rotationFills(4, { markets: 5, perMarket: 30 }));
   saveBooksCheckpoint(l, { minTail: 1 });
   const row = l.db.prepare('SELECT shape, state FROM books_checkpoint').get() as { shape: string; state: string };
@@ -252,7 +234,7 @@ test("a checkpoint from before folding (shape unmarked, no list) is used; this o
 });
 
 test('the running books from a folded checkpoint: a folded market that trades again remembers its fill ids again (a duplicate is not counted twice)', () => {
-  const l = newLedger();
+  const l = rotationLedger();
   recordFills(l, rotationFills(6, { markets: 40, perMarket: 20 }));
   saveBooksCheckpoint(l, { minTail: 1 });
   assert.ok(foldedIn(l).includes(rotM(1)));

@@ -8,27 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asyncScheduler } from 'rxjs';
 import { replayBooks, saveBooksCheckpointInSlices, SPILL_IDLE_MS, type CheckpointResume } from '../../src/ledger/books-checkpoint.ts';
-import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
+import type { Ledger } from '../../src/ledger/ledger.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
-import { recordFills, rotM, rotationFills, T0, type RotationFill } from './rotation-ledger.ts';
-
-const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-
-function newLedger(): Ledger {
-  const l = openLedger({ path: ':memory:', clock });
-  l.adoptBaseline({
-    at: T0 - 1_000,
-    collateral: 5_000_000_000n,
-    holdings: [
-      { marketId: rotM(0), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 },
-      { marketId: rotM(2), outcomeIndex: 1, shares: 3_000_000n, mark: 300_000 },
-      { marketId: rotM(2), outcomeIndex: 0, shares: 1_000_000n, mark: 690_000 },
-    ],
-  });
-  return l;
-}
+import { recordFills, rotationLedger, rotM, rotationFills, T0, type RotationFill } from './rotation-ledger.ts';
 
 const stateOf = (l: Ledger): string => (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state;
 const spilled = (r: CheckpointResume): number => [...r.order!.books.values()].filter(Boolean).length;
@@ -53,8 +36,8 @@ test('a copy that spills idle markets writes the checkpoint a copy rebuilt from 
   for (const seed of [1, 2, 3, 4]) {
     const r = mulberry32(seed * 104_729);
     // the same fills into both ledgers: `spill` goes on from its copy (spilling), `fresh` rebuilds its copy from the row every time
-    const spill = newLedger();
-    const fresh = newLedger();
+    const spill = rotationLedger();
+    const fresh = rotationLedger();
     const record = (fills: RotationFill[]): void => {
       recordFills(spill, fills);
       recordFills(fresh, fills);
@@ -108,7 +91,7 @@ test('a copy that spills idle markets writes the checkpoint a copy rebuilt from 
 });
 
 test('the copy keeps in memory the markets of the last few minutes, not every market it ever saw (old code: all of them)', async () => {
-  const l = newLedger();
+  const l = rotationLedger();
   let resume: CheckpointResume | null = null;
   const perStep = 10;
   // 300 markets, one every 30 s of venue time, each trading for 4 minutes; a checkpoint every 10 markets (5 min)

@@ -4,14 +4,12 @@
  * until the test kills it (kill -9), so the kill can land in the middle of a checkpoint write. With
  * `rotate` after the path: a rotating bot's fills, so the checkpoints fold finished markets.
  */
-import { asyncScheduler } from 'rxjs';
 import { saveBooksCheckpoint } from '../../src/ledger/books-checkpoint.ts';
 import { openLedger } from '../../src/ledger/ledger.ts';
 import { randomFills } from '../account/random-fills.ts';
-import { recordFills, rotationFills } from './rotation-ledger.ts';
+import { recordFills, rotationFills, STILL_CLOCK } from './rotation-ledger.ts';
 
-const clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
-const l = openLedger({ path: process.argv[2]!, clock });
+const l = openLedger({ path: process.argv[2]!, clock: STILL_CLOCK });
 // `rotate`: a rotating bot's fills (five new markets a batch, each idle after 10 minutes): its checkpoints fold the finished ones
 if (process.argv[3] === 'rotate')
   for (let batch = 0; ; batch++) {

@@ -4,12 +4,34 @@
  * time), then never again, so after an hour the oldest markets are finished; fills are recorded in
  * time order, some a little late (re-ordered by the books), deterministic by seed.
  */
-import type { Ledger } from '../../src/ledger/ledger.ts';
+import { asyncScheduler } from 'rxjs';
+import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
 
 export const T0 = 1_800_000_000_000;
 export const rotM = (i: number): Bytes32 => `0x${(0xabc000000 + i).toString(16).padStart(64, '0')}` as Bytes32;
+
+/** The ledger's clock in these tests and benches: stopped at T0, no timers (every flush is the caller's). */
+export const STILL_CLOCK = { now: () => T0, scheduler: asyncScheduler, setTimeout: () => () => undefined };
+
+/**
+ * A ledger (`path`, in memory by default) on STILL_CLOCK, with the books' baseline the checkpoint tests start
+ * from: 5,000 USDC and inherited holdings in two of the rotation's markets (one on both sides).
+ */
+export function rotationLedger(path = ':memory:'): Ledger {
+  const l = openLedger({ path, clock: STILL_CLOCK });
+  l.adoptBaseline({
+    at: T0 - 1_000,
+    collateral: 5_000_000_000n,
+    holdings: [
+      { marketId: rotM(0), outcomeIndex: 1, shares: 9_000_000n, mark: 410_000 },
+      { marketId: rotM(2), outcomeIndex: 1, shares: 3_000_000n, mark: 300_000 },
+      { marketId: rotM(2), outcomeIndex: 0, shares: 1_000_000n, mark: 690_000 },
+    ],
+  });
+  return l;
+}
 
 export interface RotationFill {
   fillId: string;

@@ -37,6 +37,13 @@ function books() {
     rows.restarted(id);
     active.add(id);
   };
+  /** a stretch of a market: quoted, a buy and a sell of one share at 0.50, released */
+  const stretch = (id: Bytes32) => {
+    start(id);
+    fill(id, 0);
+    fill(id, 1);
+    release(id);
+  };
   const report = () =>
     buildRunReport({
       ...STOPPED_RUN,
@@ -47,7 +54,7 @@ function books() {
       run: run.totals(),
       account: a.figures(),
     });
-  return { a, run, fill, release, start, report };
+  return { a, run, fill, release, start, stretch, report };
 }
 
 /** [label, fills] of each row */
@@ -56,10 +63,7 @@ const fillsByRow = (r: ReturnType<typeof buildRunReport>) => r.markets.map((m) =
 describe('released markets in the run report', () => {
   it('a fill between a release and the start again shows in the released row, not the new one', () => {
     const b = books();
-    b.start(M);
-    b.fill(M, 0);
-    b.fill(M, 1);
-    b.release(M);
+    b.stretch(M);
     // an order that ended after the release (its cancel raced a fill)
     b.fill(M, 0, 400_000);
     b.start(M);
@@ -88,10 +92,7 @@ describe('released markets in the run report', () => {
 
   it('a market released flat (the books fold its book away) and quoted again: its new fills in its new row only', () => {
     const b = books();
-    b.start(M);
-    b.fill(M, 0);
-    b.fill(M, 1);
-    b.release(M);
+    b.stretch(M);
     assert.equal(b.a.market(M), null, 'folded away by the books');
     b.start(M);
     b.fill(M, 0, 450_000);
@@ -105,16 +106,10 @@ describe('released markets in the run report', () => {
 
   it('a market folded into the earlier rows and quoted again counts each fill once', () => {
     const b = books();
-    b.start(M);
-    b.fill(M, 0);
-    b.fill(M, 1);
-    b.release(M);
+    b.stretch(M);
     // three more markets released: the row of M folds away (the bound is 3 here)
     for (let i = 1; i <= 3; i++) {
-      b.start(idOf(i));
-      b.fill(idOf(i), 0);
-      b.fill(idOf(i), 1);
-      b.release(idOf(i));
+      b.stretch(idOf(i));
     }
     b.fill(M, 0, 400_000, S, { origin: 'foreign' }); // after its release, before its start again
     b.start(M);
@@ -187,10 +182,7 @@ describe('released markets in the run report', () => {
 
   it('a market whose every row folded away: its later fills go to the folded row', () => {
     const b = books();
-    b.start(M);
-    b.fill(M, 0);
-    b.fill(M, 1);
-    b.release(M);
+    b.stretch(M);
     for (let i = 1; i <= 3; i++) {
       b.start(idOf(i));
       b.release(idOf(i));

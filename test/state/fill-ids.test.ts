@@ -96,7 +96,7 @@ describe('FillIds', () => {
     assert.equal(JSON.stringify(w), JSON.stringify(POOL));
   });
 
-  it('retains a fraction of the strings it replaced: under 90 bytes an id, where the array held each string (~230)', () => {
+  it('retains a fraction of the strings it replaced: under 120 bytes an id, where the array held each string (~230)', () => {
     const markets: FillIds[] = Array(50).fill(FillIds.EMPTY);
     const start = liveHeap();
     // ids made here and dropped: the window alone holds them
@@ -106,7 +106,9 @@ describe('FillIds', () => {
       markets.map((w) => w.length),
       Array(50).fill(400),
     );
-    assert.ok(perId < 90, `retained ${perId.toFixed(0)} bytes an id`);
+    // 84-89 bytes an id here (load 6-13); the bound was 90, 40 KB over the 20,000 ids, and a reading crossed it
+    // once at load 11-20: now half the array's, with room for the few hundred KB a reading may move
+    assert.ok(perId < 120, `retained ${perId.toFixed(0)} bytes an id`);
   });
 
   it("holds a quarter hour of a busy market's ids, not 2,048: three hours of fills retain under 40 KB a market", () => {

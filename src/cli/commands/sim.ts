@@ -2,7 +2,8 @@
  * `bookmaker sim`: run the local exchange on a port until SIGINT/SIGTERM.
  * Prints `listening <base-url>` on stdout once it accepts requests (scripts wait for that line),
  * then, when no --api-key was given, one `demo-key` line per generated key with its throwaway
- * wallet and private key (demo wallets only; never real funds).
+ * wallet and private key (demo wallets only; never real funds), all in one write: a script that saw
+ * the listening line finds the keys after it.
  */
 import { FLOW_PRESETS, isFlowPreset } from '../../sim/flow-presets.ts';
 import type { CommandSpec, ParsedArgs } from '../args.ts';
@@ -180,7 +181,9 @@ const command: CommandSpec = {
       const agents = o.agents ? startCounterparties(ex, { seed, churn, flow }) : undefined;
       const baseUrl = await ex.start(port);
       if (!stopRequested) {
-        process.stdout.write(`listening ${baseUrl}\n`);
+        // the listening line and the demo keys in one write: a script that saw `listening` in the output reads
+        // the keys too (written one by one, a reader on a loaded machine could find the first line alone)
+        const ready = [`listening ${baseUrl}\n`];
         if (churn.settings.newMarketEveryMs > 0) {
           const c = churn.settings;
           process.stderr.write(
@@ -194,11 +197,12 @@ const command: CommandSpec = {
         if (!given.length) {
           for (const k of keys) {
             const rec = ex.state.keys.get(k.key)!;
-            process.stdout.write(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
+            ready.push(`demo-key ${rec.key} wallet ${rec.wallet} perms ${rec.perms.join(',')} private-key ${rec.privateKey ?? '-'}\n`);
           }
-          for (const d of demoAccounts) process.stdout.write(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
-          for (const k of legacyKeys) process.stdout.write(`demo-key ${k.key} wallet ${k.wallet} perms ${k.perms.join(',')} private-key ${k.privateKey}\n`);
+          for (const d of demoAccounts) ready.push(`demo-legacy-wallet ${d.account.wallet} private-key ${d.privateKey}\n`);
+          for (const k of legacyKeys) ready.push(`demo-key ${k.key} wallet ${k.wallet} perms ${k.perms.join(',')} private-key ${k.privateKey}\n`);
         }
+        process.stdout.write(ready.join(''));
         await new Promise<void>((resolve) => {
           wake = resolve;
           if (stopRequested) resolve();

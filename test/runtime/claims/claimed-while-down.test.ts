@@ -14,34 +14,18 @@ import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/core/logger.ts';
-import type { Claimable, ClaimState, Holding } from '../../../src/exchange/client/portfolio.ts';
-import type { Address, Bytes32 } from '../../../src/model/order.ts';
+import type { Claimable, Holding } from '../../../src/exchange/client/portfolio.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
 import { claimedAtVenue, ClaimsTracker, HOLDINGS_READ_MAX } from '../../../src/runtime/claims/claims-tracker.ts';
+import { holdingRow, marketOf, TOKEN } from './holdings-fixture.ts';
 
-const id = (c: string) => ('0x' + c.repeat(32)) as Bytes32;
+const id = marketOf;
+const row = holdingRow;
 const A = id('a1');
 const B = id('b2');
 const C = id('c3');
 const D = id('d4');
 const E = id('e5');
-const TOKEN = ('0x' + 'cd'.repeat(20)) as Address;
-
-function row(marketId: Bytes32, o: { balance?: bigint; state?: ClaimState | null; redeemed?: bigint; claimable?: bigint; outcome?: 0 | 1 } = {}): Holding {
-  return {
-    tokenAddress: TOKEN,
-    marketId,
-    outcomeIndex: o.outcome ?? 1,
-    outcomeName: 'Yes',
-    balance: o.balance ?? 0n,
-    settlementBalance: o.balance ?? 0n,
-    walletBalance: 0n,
-    netInvestment: 0n,
-    currentValue: 0n,
-    claimState: o.state ?? null,
-    claimableAmount: o.claimable ?? 0n,
-    tokensRedeemed: o.redeemed ?? 0n,
-  };
-}
 
 const clock: Clock = { now: () => 1_800_000_000_000, scheduler: asyncScheduler, setTimeout: () => () => undefined };
 const NONE: Claimable = { positions: [], markets: [], totalClaimable: 0n };

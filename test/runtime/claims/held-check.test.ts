@@ -12,35 +12,18 @@ import { test } from 'node:test';
 import { asyncScheduler } from 'rxjs';
 import type { Clock } from '../../../src/core/clock.ts';
 import { createLogger } from '../../../src/core/logger.ts';
-import type { Claimable, ClaimState, Holding } from '../../../src/exchange/client/portfolio.ts';
-import type { Address, Bytes32 } from '../../../src/model/order.ts';
-import { ClaimsTracker } from '../../../src/runtime/claims/claims-tracker.ts';
+import type { Claimable, Holding } from '../../../src/exchange/client/portfolio.ts';
+import type { Bytes32 } from '../../../src/model/order.ts';
+import { ClaimsTracker, type ClaimsTrackerOptions } from '../../../src/runtime/claims/claims-tracker.ts';
+import { holdingRow, marketOf } from './holdings-fixture.ts';
 
-const id = (c: string) => ('0x' + c.repeat(32)) as Bytes32;
-const FOLLOWED = id('f1');
-const U = id('a1');
-const V = id('b2');
-const TOKEN = ('0x' + 'cd'.repeat(20)) as Address;
+const FOLLOWED = marketOf('f1');
+const U = marketOf('a1');
+const V = marketOf('b2');
+const row = holdingRow;
 const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
 };
-
-function row(marketId: Bytes32, o: { balance?: bigint; state?: ClaimState | null; redeemed?: bigint; claimable?: bigint } = {}): Holding {
-  return {
-    tokenAddress: TOKEN,
-    marketId,
-    outcomeIndex: 1,
-    outcomeName: 'Yes',
-    balance: o.balance ?? 0n,
-    settlementBalance: o.balance ?? 0n,
-    walletBalance: 0n,
-    netInvestment: 0n,
-    currentValue: 0n,
-    claimState: o.state ?? null,
-    claimableAmount: o.claimable ?? 0n,
-    tokensRedeemed: o.redeemed ?? 0n,
-  };
-}
 
 /** A clock whose timers the test fires: `tick(ms)` moves time on and runs the timers due. */
 function manualClock(t: number): Clock & { tick(ms: number): void } {
@@ -63,18 +46,36 @@ function manualClock(t: number): Clock & { tick(ms: number): void } {
   };
 }
 
+/**
+ * A tracker on `clock` checking every second, whose books hold tokens without a payout in `held` (a market leaves it
+ * when recorded claimed: `claimed` lists those, with their payout); `o` gives the venue's reads and the rest.
+ */
+function heldTracker(clock: Clock, held: Bytes32[], o: Omit<ClaimsTrackerOptions, 'unclaimed' | 'clock' | 'logger' | 'onClaimed'>) {
+  const claimed: [Bytes32, bigint | null][] = [];
+  let books = [...held];
+  const t = new ClaimsTracker({
+    unclaimed: () => [],
+    heldUnresolved: () => books,
+    heldCheckMs: 1_000,
+    ...o,
+    clock,
+    logger: createLogger({ level: 'silent' }),
+    onClaimed: (m, p) => {
+      claimed.push([m, p]);
+      books = books.filter((x) => x !== m);
+    },
+  });
+  return { t, claimed };
+}
+
 test('while running: a held market not followed, claimed at the venue, reaches the books within a period; no read once only followed markets are held', async () => {
   const clock = manualClock(1_800_000_000_000);
   // the books: 10 YES in a followed market and in U (not followed), neither's payout known
-  let held = [FOLLOWED, U];
   let rows: Holding[] = [row(FOLLOWED, { balance: 10n }), row(U, { balance: 10n })];
   let holdingReads = 0;
   const marketReads: Bytes32[] = [];
-  const claimed: [Bytes32, bigint | null][] = [];
-  const t = new ClaimsTracker({
+  const { t, claimed } = heldTracker(clock, [FOLLOWED, U], {
     read: async (): Promise<Claimable> => ({ positions: [], markets: [], totalClaimable: 0n }),
-    unclaimed: () => [],
-    heldUnresolved: () => held,
     readPayout: async (m) => {
       marketReads.push(m);
       return 1_000_000n;
@@ -84,13 +85,6 @@ test('while running: a held market not followed, claimed at the venue, reaches t
       for (const r of rows) yield r;
     },
     follows: (m) => m === FOLLOWED,
-    heldCheckMs: 1_000,
-    clock,
-    logger: createLogger({ level: 'silent' }),
-    onClaimed: (m, p) => {
-      claimed.push([m, p]);
-      held = held.filter((x) => x !== m);
-    },
   });
   await t.start();
   assert.equal(holdingReads, 1, 'the start-up check');
@@ -119,29 +113,18 @@ test('while running: a held market not followed that the venue shows claimable m
   const clock = manualClock(1_800_000_000_000);
   let claimableReads = 0;
   let listed: Claimable = { positions: [], markets: [], totalClaimable: 0n };
-  const claimed: [Bytes32, bigint | null][] = [];
   let rows: Holding[] = [row(V, { balance: 10n })];
-  let held = [V];
-  const t = new ClaimsTracker({
+  const { t } = heldTracker(clock, [V], {
     read: async () => {
       claimableReads++;
       return listed;
     },
-    unclaimed: () => [],
-    heldUnresolved: () => held,
     readPayout: async () => null,
     readHoldings: async function* () {
       for (const r of rows) yield r;
     },
     follows: () => false,
-    heldCheckMs: 1_000,
     intervalMs: 5_000,
-    clock,
-    logger: createLogger({ level: 'silent' }),
-    onClaimed: (m, p) => {
-      claimed.push([m, p]);
-      held = held.filter((x) => x !== m);
-    },
   });
   await t.start();
   const before = claimableReads;
