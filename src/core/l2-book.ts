@@ -398,12 +398,14 @@ export class L2Book {
    * answer, the same objects shared. A replay publishes a book every few rows; by then the last
    * publication's level objects have usually left the cache (a collection may have moved them), and
    * reading their prices was a good part of the walk (levelsSince's self time −11 to −18 % in two
-   * profiles of the capture's backtest). Falls back to levelsSince when `known` does not describe prev
-   * (its count differs), has no room for the result, or the walk is deeper than 1,024 levels.
+   * profiles of the capture's backtest). The result's numbers are written into known's spare pair of
+   * arrays, which then becomes the current one (KnownLevels.flip), not copied back level by level.
+   * Falls back to levelsSince when `known` does not describe prev (its count differs) or has no room
+   * for the result.
    */
   levelsSinceKnown(side: BookSide, depth: number, prev: readonly BookLevel[], known: KnownLevels): BookLevel[] {
     const want = Math.min(depth, side === 'bid' ? this.bidCount : this.askCount);
-    if (known.n !== prev.length || known.price.length < want || want > SCRATCH_PRICE.length) {
+    if (known.n !== prev.length || known.price.length < want) {
       const out = this.levelsSince(side, depth, prev);
       known.set(out);
       return out;
@@ -411,9 +413,10 @@ export class L2Book {
     const out = SCRATCH;
     const kp = known.price;
     const ks = known.size;
-    // the result's prices and sizes, copied into `known` at the end (it is read while the result grows)
-    const np = SCRATCH_PRICE;
-    const ns = SCRATCH_SIZE;
+    // the result's prices and sizes go into known's spare pair (kp and ks are read while the result
+    // grows), which then becomes its current pair: no copy back
+    const np = known.sparePrice;
+    const ns = known.spareSize;
     let n = 0;
     let changed = false;
     let k = 0;
@@ -447,11 +450,7 @@ export class L2Book {
       ns[n] = s;
       n++;
     }
-    for (let i = 0; i < n; i++) {
-      kp[i] = np[i]!;
-      ks[i] = ns[i]!;
-    }
-    known.n = n;
+    known.flip(n);
     if (!changed) return n === len ? (prev as BookLevel[]) : prev.slice(0, n);
     return out.slice(0, n);
   }
@@ -488,21 +487,24 @@ export class L2Book {
  * reallocated.
  */
 const SCRATCH: BookLevel[] = [];
-/** levelsSinceKnown's working numbers, shared as SCRATCH is (a deeper walk goes through levelsSince) */
-const SCRATCH_PRICE = new Float64Array(1024);
-const SCRATCH_SIZE = new Float64Array(1024);
 
 /**
  * The prices and sizes of a levelsSince result (`n` levels, best first), kept beside it for
  * levelsSinceKnown: room for `depth` levels.
  */
 export class KnownLevels {
-  readonly price: Float64Array;
-  readonly size: Float64Array;
+  /** the current pair: the prices and sizes of the `n` levels described */
+  price: Float64Array;
+  size: Float64Array;
+  /** the spare pair, written by the next levelsSinceKnown while it reads the current one (then flipped) */
+  sparePrice: Float64Array;
+  spareSize: Float64Array;
   n = 0;
   constructor(depth: number) {
     this.price = new Float64Array(depth);
     this.size = new Float64Array(depth);
+    this.sparePrice = new Float64Array(depth);
+    this.spareSize = new Float64Array(depth);
   }
   /** Describe `levels` (at most the room there is: a longer list is described by no count, n = -1). */
   set(levels: readonly BookLevel[]): void {
@@ -515,6 +517,16 @@ export class KnownLevels {
       this.size[k] = levels[k]!.size;
     }
     this.n = levels.length;
+  }
+  /** The spare pair, written with `n` levels, becomes the current one (the current one the spare). */
+  flip(n: number): void {
+    const p = this.price;
+    const s = this.size;
+    this.price = this.sparePrice;
+    this.size = this.spareSize;
+    this.sparePrice = p;
+    this.spareSize = s;
+    this.n = n;
   }
 }
 
