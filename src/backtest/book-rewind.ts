@@ -129,7 +129,7 @@ export class BookRewind {
   }
 
   private put(book: L2Book, side: number, price: number, size: number): void {
-    const before = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+    const before = book.set(side, price, size);
     let undo = this.undo;
     const k = this.undoN;
     if (k + 3 > undo.length) {
@@ -149,8 +149,7 @@ export class BookRewind {
     if (book === null) return;
     const undo = this.undo;
     for (let k = this.undoN - 3; k >= 0; k -= 3) {
-      if (undo[k] === 0) book.setBid(undo[k + 1]!, undo[k + 2]!);
-      else book.setAsk(undo[k + 1]!, undo[k + 2]!);
+      book.set(undo[k]!, undo[k + 1]!, undo[k + 2]!);
     }
     this.undoN = 0;
     this.undoBook = null;

@@ -320,7 +320,7 @@ export class SimExchange {
       const price = c.price[i]!;
       const size = c.size[i]!;
       // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
-      const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      const prev = book.set(side, price, size);
       if (u !== null) u.log(m, pos, side, price, prev);
       if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
@@ -379,7 +379,7 @@ export class SimExchange {
         if (
           sd === 0 ? p < this.askLo[m]! && !(p >= this.bidLo[m]! && p <= this.bidHi[m]!) : p > this.bidHi[m]! && !(p >= this.askLo[m]! && p <= this.askHi[m]!)
         ) {
-          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          const prev = book.set(sd, p, z);
           if (u !== null) u.log(m, i, sd, p, prev);
         } else {
           // the level's growth matters only to a cross: read the level's size only then (most rows cross nothing)
@@ -387,7 +387,7 @@ export class SimExchange {
           if (reach === REACH_CROSS && !(z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p))) reach = levelReach(orders, sd, p, false);
           // a level that crosses one of our orders may fill it: the loop's row, at its time
           if (reach === REACH_CROSS) break;
-          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          const prev = book.set(sd, p, z);
           if (u !== null) u.log(m, i, sd, p, prev);
           // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
           if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);

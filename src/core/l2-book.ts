@@ -22,6 +22,7 @@
  *   applyLevel('bid' | 'ask', price, size)   absolute size at a level, 0 removes it
  *   applyLevels(side, levels)                a delta's changed levels of one side
  *   setBid / setAsk(price, size)             a replay's row: the previous size, -1 when refused (no throw)
+ *   set(side, price, size)                   setBid (side 0) or setAsk (side 1) in one call
  *   accepts(price, size)                     whether setBid / setAsk would take the level
  *   bestBid() / bestAsk() / bestBidSize() / bestAskSize()   (-1 / 0 when the side is empty)
  *   sizeAt(side, price), levels(side, depth), levelsSince(side, depth, prev), mid(), spread(), microprice()
@@ -173,6 +174,16 @@ export class L2Book {
   setAsk(price: number, size: number): number {
     const i = this.slotOf(price);
     return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putAsk(i, size);
+  }
+
+  /**
+   * setBid (side 0) or setAsk (any other side) in one call: a replay's row names its side by number,
+   * and one call site instead of two keeps its pass within the compiler's inlining budget.
+   */
+  set(side: number, price: number, size: number): number {
+    const i = this.slotOf(price);
+    if (i < 0 || !(size >= 0) || !Number.isSafeInteger(size)) return -1;
+    return side === 0 ? this.putBid(i, size) : this.putAsk(i, size);
   }
 
   /** True when setBid / setAsk would take this level (not -1): a price on the grid and in range, a non-negative safe integer size. */

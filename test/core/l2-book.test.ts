@@ -419,6 +419,31 @@ test('property: setBid / setAsk leave the book applyLevel leaves, and return wha
   );
 });
 
+test('property: set(side, price, size) is setBid for side 0 and setAsk for side 1, refusals and all', () => {
+  const tick = 10_000;
+  fc.assert(
+    fc.property(levelOps(0, 100, 1_000_000_000), (ops) => {
+      const one = new L2Book({ tick });
+      const two = new L2Book({ tick });
+      for (const o of ops) {
+        const price = o.idx * tick; // idx 0 and 100 are prices 0 and 1e6, outside the book: refused
+        const want = o.side === 'bid' ? two.setBid(price, o.size) : two.setAsk(price, o.size);
+        assert.equal(one.set(o.side === 'bid' ? 0 : 1, price, o.size), want);
+      }
+      // a size that is not a non-negative safe integer is refused on either side
+      assert.equal(one.set(0, 500_000, -1), -1);
+      assert.equal(one.set(1, 500_000, 0.5), -1);
+      for (const side of ['bid', 'ask'] as const) {
+        assert.deepEqual(one.levels(side), two.levels(side));
+        assert.equal(one.depth(side), two.depth(side));
+      }
+      assert.equal(one.bestBid(), two.bestBid());
+      assert.equal(one.bestAsk(), two.bestAsk());
+    }),
+    { numRuns: 300, seed: 13 },
+  );
+});
+
 test('property: levelsSinceKnown answers as levelsSince, sharing the same objects, over random updates between calls', () => {
   const tick = 10_000;
   fc.assert(
