@@ -112,7 +112,11 @@ test("a publication shows the venue time of the market's last row the feed reach
     clock.advanceTo(cols.lts[r]!);
     feed.row(r);
   }
-  assert.equal(feed.skipSilent(rows, 3, cols.rows, 0, feed.nextPublication()), 4, 'the top-of-book row is silent, the next one is after the trailing publication');
+  assert.equal(
+    feed.skipSilent(rows, 3, cols.rows, 0, feed.nextPublication()),
+    4,
+    'the top-of-book row is silent, the next one is after the trailing publication',
+  );
   assert.equal(feed.venueTs(0), 1_150);
   assert.equal(feed.venueTs(1), 1_120);
   while (clock.nextDue() <= 2_500) clock.runNext();
