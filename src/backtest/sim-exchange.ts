@@ -154,6 +154,11 @@ const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 export class SimExchange {
   readonly books: L2Book[];
+  /**
+   * per market, the price grid every recorded price is taken on: the tick's gcd with 0.1 cent (a book
+   * may hold its levels on the coarser market tick until a row needs this grid: L2Book fineTick)
+   */
+  readonly bookGrid: readonly number[];
   readonly engine: MatchingEngine;
   /** engine trader indices of the bot and of the tape */
   readonly bot: number;
@@ -214,7 +219,14 @@ export class SimExchange {
     const n = opts.cols.markets.length;
     // A book grid fine enough for every recorded price: the tick's gcd with 0.1¢.
     const grid = opts.cols.markets.map((_, i) => gcd(opts.ticks[i] ?? 1_000, 1_000));
-    this.books = grid.map((tick) => new L2Book({ tick }));
+    this.bookGrid = grid;
+    // each book starts on its market's own tick where that is a multiple of the grid (a 1-cent market:
+    // 101 slots a side, its top levels a few cache lines) and moves to the grid at the first recorded
+    // price only the grid holds (L2Book fineTick): the same book, denser while the rows allow it
+    this.books = grid.map((g, i) => {
+      const t = opts.ticks[i] ?? g;
+      return new L2Book({ tick: t % g === 0 && ONE % t === 0 ? t : g, fineTick: g });
+    });
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
     this.bidLo = new Float64Array(n).fill(Infinity);
