@@ -42,8 +42,13 @@ export class BookRewind {
   private readonly taken: number[][];
   /** how many levels are taken over every market (the exchange's rows read the list only when some are) */
   takenCount = 0;
-  /** what the last rewind wrote, in order, to undo: side, price, the size before, three numbers each */
-  private readonly undo: number[] = [];
+  /**
+   * what the last rewind wrote, in order, to undo: side, price, the size before, three numbers each
+   * (`undoN` of them; a typed array with a count: an array emptied by `length = 0` gives up its
+   * storage, and every rewind grew a new one)
+   */
+  private undo = new Float64Array(48);
+  private undoN = 0;
   private undoBook: L2Book | null = null;
 
   constructor(
@@ -107,8 +112,7 @@ export class BookRewind {
    * Call restore() before anything else reads or writes the book.
    */
   rewind(m: number, book: L2Book): void {
-    const undo = this.undo;
-    undo.length = 0;
+    this.undoN = 0;
     this.undoBook = book;
     const t = this.taken[m]!;
     for (let k = 0; k < t.length; k += 3) this.put(book, t[k]!, t[k + 1]!, t[k + 2]!);
@@ -125,8 +129,18 @@ export class BookRewind {
   }
 
   private put(book: L2Book, side: number, price: number, size: number): void {
-    const before = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
-    this.undo.push(side, price, before);
+    const before = book.set(side, price, size);
+    let undo = this.undo;
+    const k = this.undoN;
+    if (k + 3 > undo.length) {
+      undo = new Float64Array(undo.length * 2);
+      undo.set(this.undo);
+      this.undo = undo;
+    }
+    undo[k] = side;
+    undo[k + 1] = price;
+    undo[k + 2] = before;
+    this.undoN = k + 3;
   }
 
   /** Put the book the last rewind changed back as it was (its writes undone newest first). */
@@ -134,11 +148,10 @@ export class BookRewind {
     const book = this.undoBook;
     if (book === null) return;
     const undo = this.undo;
-    for (let k = undo.length - 3; k >= 0; k -= 3) {
-      if (undo[k] === 0) book.setBid(undo[k + 1]!, undo[k + 2]!);
-      else book.setAsk(undo[k + 1]!, undo[k + 2]!);
+    for (let k = this.undoN - 3; k >= 0; k -= 3) {
+      book.set(undo[k]!, undo[k + 1]!, undo[k + 2]!);
     }
-    undo.length = 0;
+    this.undoN = 0;
     this.undoBook = null;
   }
 }

@@ -61,7 +61,12 @@ export class ReplayFeed {
   private readonly exact: Uint8Array;
   private readonly dirty: Uint8Array;
   private readonly lastPublish: Float64Array;
-  private readonly lastVts: Float64Array;
+  /**
+   * per market, the row whose venue time its next publication shows (the last row of it this feed
+   * reached, drop-copy rows of a market replayed from its public stream aside), -1 before any: the row,
+   * not its venue time, so a pass over silent rows does not read the venue-time column (venueTs)
+   */
+  private readonly lastRow: Int32Array;
   private readonly quoted: Uint8Array;
   /** per market, the levels of its last publication (the next one shares what did not change: L2Book.levelsSince) */
   private readonly lastBids: BookLevel[][];
@@ -105,7 +110,7 @@ export class ReplayFeed {
     this.dirty = new Uint8Array(n);
     this.sideDirty = new Uint8Array(2 * n).fill(1);
     this.lastPublish = new Float64Array(n).fill(-Infinity);
-    this.lastVts = new Float64Array(n);
+    this.lastRow = new Int32Array(n).fill(-1);
     this.quoted = new Uint8Array(n);
     for (const m of o.quoted) this.quoted[m] = 1;
     this.lastBids = o.cols.markets.map(() => []);
@@ -137,7 +142,7 @@ export class ReplayFeed {
     if (this.exact[m] === 1 && k !== KIND_TRADE) k = k === KIND_XLEVEL ? KIND_LEVEL : k === KIND_XCLEAR ? KIND_CLEAR : -1;
     else if (k === KIND_XLEVEL || k === KIND_XCLEAR) return;
     if (k < 0) return;
-    this.lastVts[m] = c.vts[r]!;
+    this.lastRow[m] = r;
     if (k === KIND_LEVEL) {
       const book = this.books[m]!;
       const sd = c.side[r] === 0 ? 0 : 1;
@@ -190,7 +195,7 @@ export class ReplayFeed {
    */
   skipSilent(rows: Uint32Array, j: number, end: number, delay: number, before: number): number {
     const c = this.o.cols;
-    const { market, kind, lts, vts } = c;
+    const { market, kind, lts, side } = c;
     let last = -Infinity;
     for (; j < end; j++) {
       const r = rows[j]!;
@@ -206,15 +211,15 @@ export class ReplayFeed {
       if (k === KIND_TRADE) break;
       if (k === KIND_LEVEL || k === KIND_CLEAR) {
         if (this.trailing[m] !== 1) break;
-        this.lastVts[m] = vts[r]!;
+        this.lastRow[m] = r;
         if (this.shared[m] === 1) {
           // the exchange's book holds the row (a publication rewinds to this feed's cursor)
-          this.sideDirty[2 * m + (c.side[r] === 0 ? 0 : 1)] = 1;
+          this.sideDirty[2 * m + (side[r] === 0 ? 0 : 1)] = 1;
         } else if (k === KIND_CLEAR) {
           this.books[m]!.clear();
           this.sideDirty[2 * m] = 1;
           this.sideDirty[2 * m + 1] = 1;
-        } else if (c.side[r] === 0) {
+        } else if (side[r] === 0) {
           this.books[m]!.setBid(c.price[r]!, c.size[r]!);
           this.sideDirty[2 * m] = 1;
         } else {
@@ -224,7 +229,7 @@ export class ReplayFeed {
         // (dirty is set already: a scheduled trailing publication has it set until it publishes)
         continue;
       }
-      this.lastVts[m] = vts[r]!;
+      this.lastRow[m] = r;
     }
     if (this.rw !== null) this.rw.floor = j;
     return j;
@@ -254,6 +259,12 @@ export class ReplayFeed {
         ts: t,
       });
     else this.o.dispatch({ type: 'MarketMetadataUpdated', marketId: replayMarketId(e.m), ...metaOf(e.meta), ts: t });
+  }
+
+  /** The venue time market m's next publication shows: its last row's (0 before any). */
+  venueTs(m: number): number {
+    const r = this.lastRow[m]!;
+    return r < 0 ? 0 : this.o.cols.vts[r]!;
   }
 
   /** Cancel pending trailing publications (end of the run). */
@@ -334,7 +345,7 @@ export class ReplayFeed {
       outcomeIndex: 1,
       bids,
       asks,
-      venueTs: this.lastVts[m]!,
+      venueTs: this.venueTs(m),
       seq,
       withoutOwn: mine === null,
     };

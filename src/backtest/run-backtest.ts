@@ -454,7 +454,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   exchange.rewind = rewind;
   const feed = new ReplayFeed({
     cols,
-    bookTicks: exchange.books.map((b) => b.tick),
+    bookTicks: exchange.bookGrid,
     clock,
     quoted: quotedSet,
     publishMs: config.orders.requoteIntervalMs,

@@ -154,6 +154,11 @@ const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 export class SimExchange {
   readonly books: L2Book[];
+  /**
+   * per market, the price grid every recorded price is taken on: the tick's gcd with 0.1 cent (a book
+   * may hold its levels on the coarser market tick until a row needs this grid: L2Book fineTick)
+   */
+  readonly bookGrid: readonly number[];
   readonly engine: MatchingEngine;
   /** engine trader indices of the bot and of the tape */
   readonly bot: number;
@@ -214,7 +219,14 @@ export class SimExchange {
     const n = opts.cols.markets.length;
     // A book grid fine enough for every recorded price: the tick's gcd with 0.1¢.
     const grid = opts.cols.markets.map((_, i) => gcd(opts.ticks[i] ?? 1_000, 1_000));
-    this.books = grid.map((tick) => new L2Book({ tick }));
+    this.bookGrid = grid;
+    // each book starts on its market's own tick where that is a multiple of the grid (a 1-cent market:
+    // 101 slots a side, its top levels a few cache lines) and moves to the grid at the first recorded
+    // price only the grid holds (L2Book fineTick): the same book, denser while the rows allow it
+    this.books = grid.map((g, i) => {
+      const t = opts.ticks[i] ?? g;
+      return new L2Book({ tick: t % g === 0 && ONE % t === 0 ? t : g, fineTick: g });
+    });
     opts.cols.markets.forEach((m, i) => this.marketIndex.set(m, i));
     this.own = Array.from({ length: n }, () => []);
     this.bidLo = new Float64Array(n).fill(Infinity);
@@ -320,7 +332,7 @@ export class SimExchange {
       const price = c.price[i]!;
       const size = c.size[i]!;
       // the level's size before the row, -1 when the book refuses the level (off-grid or out of range): so do we
-      const prev = side === 0 ? book.setBid(price, size) : book.setAsk(price, size);
+      const prev = book.set(side, price, size);
       if (u !== null) u.log(m, pos, side, price, prev);
       if (prev < 0) return;
       // most level rows (~94 % on the capture) are at none of our prices and reach none of our orders
@@ -379,7 +391,7 @@ export class SimExchange {
         if (
           sd === 0 ? p < this.askLo[m]! && !(p >= this.bidLo[m]! && p <= this.bidHi[m]!) : p > this.bidHi[m]! && !(p >= this.askLo[m]! && p <= this.askHi[m]!)
         ) {
-          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          const prev = book.set(sd, p, z);
           if (u !== null) u.log(m, i, sd, p, prev);
         } else {
           // the level's growth matters only to a cross: read the level's size only then (most rows cross nothing)
@@ -387,7 +399,7 @@ export class SimExchange {
           if (reach === REACH_CROSS && !(z > book.sizeAt(sd === 0 ? 'bid' : 'ask', p))) reach = levelReach(orders, sd, p, false);
           // a level that crosses one of our orders may fill it: the loop's row, at its time
           if (reach === REACH_CROSS) break;
-          const prev = sd === 0 ? book.setBid(p, z) : book.setAsk(p, z);
+          const prev = book.set(sd, p, z);
           if (u !== null) u.log(m, i, sd, p, prev);
           // at our price it moves our queue position only (onLevel finds nothing crossing: no fill, no time read)
           if (reach === REACH_QUEUE && prev >= 0) this.queueAt(orders, sd, p, prev, z, this.snapshotAt[m] === t);

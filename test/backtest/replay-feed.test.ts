@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { mergeLevels, ReplayFeed } from '../../src/backtest/replay-feed.ts';
-import { allocColumns, appendRow, type Columns, KIND_CLEAR, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { allocColumns, appendRow, type Columns, KIND_BBO, KIND_CLEAR, KIND_LEVEL } from '../../src/backtest/recording/columns.ts';
+import { replayMarketId } from '../../src/backtest/recording/format.ts';
 import { L2Book } from '../../src/core/l2-book.ts';
 import { VirtualClock } from '../../src/backtest/virtual-clock.ts';
 
@@ -81,6 +82,55 @@ test('a book is published on its first change, then at most once per publishMs (
   feed.stop();
   while (clock.runNext());
   assert.equal(seen.length, 3);
+});
+
+test("a publication shows the venue time of the market's last row the feed reached, in a pass over silent rows or one at a time", () => {
+  const cols = allocColumns(16, ['0x' + 'ab'.repeat(32), '0x' + 'cd'.repeat(32)]);
+  appendRow(cols, 1_000, 900, 0, KIND_LEVEL, 0, 400_000, 5_000_000); // publishes at once (leading edge)
+  appendRow(cols, 1_100, 1_050, 0, KIND_LEVEL, 1, 450_000, 2_000_000); // schedules the trailing one at 2,000
+  appendRow(cols, 1_150, 1_120, 1, KIND_LEVEL, 0, 300_000, 1_000_000); // the other market: publishes at once
+  appendRow(cols, 1_200, 1_150, 0, KIND_BBO, 0, 400_000, 450_000); // silent: the last row of market 0 before 2,000
+  appendRow(cols, 2_500, 2_400, 0, KIND_BBO, 0, 400_000, 450_000); // one at a time: no publication of its own
+  appendRow(cols, 2_600, 2_550, 0, KIND_LEVEL, 1, 450_000, 3_000_000); // schedules the trailing one at 3,000
+  const ids: string[] = cols.markets.map(replayMarketId);
+  const clock = new VirtualClock(1_000);
+  const seen: [number, number, number][] = [];
+  const feed = new ReplayFeed({
+    cols,
+    bookTicks: [1_000, 1_000],
+    clock,
+    quoted: new Set([0, 1]),
+    publishMs: 1_000,
+    depth: 10,
+    dispatch: (e) => {
+      if (e.type === 'BookEventReceived' && e.event.type === 'snapshot') seen.push([e.ts, ids.indexOf(e.event.book.marketId), e.event.book.venueTs]);
+    },
+  });
+  assert.equal(feed.venueTs(0), 0, 'no row yet');
+  const rows = Uint32Array.from({ length: cols.rows }, (_, i) => i);
+  for (const r of [0, 1, 2]) {
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+  }
+  assert.equal(
+    feed.skipSilent(rows, 3, cols.rows, 0, feed.nextPublication()),
+    4,
+    'the top-of-book row is silent, the next one is after the trailing publication',
+  );
+  assert.equal(feed.venueTs(0), 1_150);
+  assert.equal(feed.venueTs(1), 1_120);
+  while (clock.nextDue() <= 2_500) clock.runNext();
+  for (const r of [4, 5]) {
+    clock.advanceTo(cols.lts[r]!);
+    feed.row(r);
+  }
+  while (clock.runNext());
+  assert.deepEqual(seen, [
+    [1_000, 0, 900],
+    [1_150, 1, 1_120],
+    [2_000, 0, 1_150],
+    [3_000, 0, 2_550],
+  ]);
 });
 
 test("nextPublication: the earliest scheduled trailing publication, whatever the clock's other timers", () => {

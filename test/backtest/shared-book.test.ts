@@ -36,7 +36,7 @@ interface Publication {
   asks: string;
 }
 
-type FeedInside = { o: { clock: { now(): number } }; lastBids: BookLevel[][]; lastAsks: BookLevel[][]; lastVts: Float64Array; books: unknown[] };
+type FeedInside = { o: { clock: { now(): number } }; lastBids: BookLevel[][]; lastAsks: BookLevel[][]; venueTs(m: number): number; books: unknown[] };
 
 /** Every publication of the feed during `f` (market, time, venue time, the levels it showed), and the feeds made. */
 async function publications<T>(f: () => Promise<T>): Promise<{ value: T; pubs: Publication[]; feeds: FeedInside[] }> {
@@ -48,7 +48,7 @@ async function publications<T>(f: () => Promise<T>): Promise<{ value: T; pubs: P
     publish.call(this, m);
     feeds.add(this);
     const show = (ls: readonly BookLevel[]) => ls.map((l) => `${l.price}:${l.size}`).join(' ');
-    pubs.push({ m, at: this.o.clock.now(), venueTs: this.lastVts[m]!, bids: show(this.lastBids[m]!), asks: show(this.lastAsks[m]!) });
+    pubs.push({ m, at: this.o.clock.now(), venueTs: this.venueTs(m), bids: show(this.lastBids[m]!), asks: show(this.lastAsks[m]!) });
   };
   try {
     return { value: await f(), pubs, feeds: [...feeds] };

@@ -180,6 +180,17 @@ if (process.argv.includes('--counts')) {
       return prev;
     };
   }
+  {
+    // set(side, price, size): the row passes' one call site for both sides (0 bid)
+    const f = L2Book.prototype.set as (this: Book, side: number, price: number, size: number) => number;
+    L2Book.prototype.set = function (this: Book, side: number, price: number, size: number): number {
+      const was = deep(this, side === 0, price);
+      const prev = f.call(this, side, price, size);
+      inc(`book writes: ${cursor}`);
+      if (was && deep(this, side === 0, price)) inc(`book writes past the tenth level: ${cursor}`);
+      return prev;
+    };
+  }
   wrap(L2Book.prototype, 'levelsSince', null, (args, ret) => {
     inc('publication sides');
     if (ret === args[2]) inc('publication sides unchanged');

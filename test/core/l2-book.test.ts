@@ -419,6 +419,111 @@ test('property: setBid / setAsk leave the book applyLevel leaves, and return wha
   );
 });
 
+test('property: set(side, price, size) is setBid for side 0 and setAsk for side 1, refusals and all', () => {
+  const tick = 10_000;
+  fc.assert(
+    fc.property(levelOps(0, 100, 1_000_000_000), (ops) => {
+      const one = new L2Book({ tick });
+      const two = new L2Book({ tick });
+      for (const o of ops) {
+        const price = o.idx * tick; // idx 0 and 100 are prices 0 and 1e6, outside the book: refused
+        const want = o.side === 'bid' ? two.setBid(price, o.size) : two.setAsk(price, o.size);
+        assert.equal(one.set(o.side === 'bid' ? 0 : 1, price, o.size), want);
+      }
+      // a size that is not a non-negative safe integer is refused on either side
+      assert.equal(one.set(0, 500_000, -1), -1);
+      assert.equal(one.set(1, 500_000, 0.5), -1);
+      for (const side of ['bid', 'ask'] as const) {
+        assert.deepEqual(one.levels(side), two.levels(side));
+        assert.equal(one.depth(side), two.depth(side));
+      }
+      assert.equal(one.bestBid(), two.bestBid());
+      assert.equal(one.bestAsk(), two.bestAsk());
+    }),
+    { numRuns: 300, seed: 13 },
+  );
+});
+
+test('property: a book on a coarse tick with a fineTick answers as a book made on the fine tick, before and after it regrids', () => {
+  // prices on a 0.1-cent grid (slot idx · 1,000), most on the 1-cent tick; op 'x' is a take through applyLevel,
+  // 'c' a clear, 's' a snapshot: the coarse book moves to the fine grid at the first price only that holds
+  const op = fc.record({
+    kind: fc.constantFrom('set' as const, 'set' as const, 'set' as const, 'x' as const, 'c' as const, 's' as const),
+    side: fc.constantFrom(0, 1),
+    idx: fc.oneof(
+      fc.integer({ min: 0, max: 100 }).map((c) => c * 10),
+      fc.integer({ min: 0, max: 1_000 }),
+    ),
+    size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000_000_000 })),
+  });
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+      const coarse = new L2Book({ tick: 10_000, fineTick: 1_000 });
+      const fine = new L2Book({ tick: 1_000 });
+      const known = { coarse: new KnownLevels(10), fine: new KnownLevels(10) };
+      let last = { coarse: [] as ReturnType<L2Book['levels']>, fine: [] as ReturnType<L2Book['levels']> };
+      for (const o of ops) {
+        const price = o.idx * 1_000; // idx 0 and 1,000 are prices 0 and 1e6: refused by both
+        const side = o.side === 0 ? 'bid' : 'ask';
+        assert.equal(coarse.accepts(price, o.size), fine.accepts(price, o.size));
+        assert.equal(coarse.inRange(price), fine.inRange(price));
+        if (o.kind === 'set') assert.equal(coarse.set(o.side, price, o.size), fine.set(o.side, price, o.size));
+        else if (o.kind === 'c') {
+          coarse.clear();
+          fine.clear();
+        } else {
+          const run = (b: L2Book): string => {
+            try {
+              if (o.kind === 'x') b.applyLevel(side, price, o.size);
+              else b.applySnapshot({ bids: o.side === 0 ? [{ price, size: o.size }] : [], asks: o.side === 1 ? [{ price, size: o.size }] : [] });
+              return 'ok';
+            } catch (e) {
+              return (e as Error).message;
+            }
+          };
+          assert.equal(run(coarse), run(fine));
+        }
+        for (const s of ['bid', 'ask'] as const) {
+          assert.deepEqual(coarse.levels(s), fine.levels(s));
+          assert.equal(coarse.depth(s), fine.depth(s));
+          assert.equal(coarse.sizeAt(s, price), fine.sizeAt(s, price));
+        }
+        assert.equal(coarse.bestBid(), fine.bestBid());
+        assert.equal(coarse.bestAsk(), fine.bestAsk());
+        assert.equal(coarse.bestBidSize(), fine.bestBidSize());
+        assert.equal(coarse.bestAskSize(), fine.bestAskSize());
+        assert.ok(Object.is(coarse.mid(), fine.mid()));
+        assert.equal(coarse.spread(), fine.spread());
+        const a = coarse.levelsSinceKnown('bid', 10, last.coarse, known.coarse);
+        const b = fine.levelsSinceKnown('bid', 10, last.fine, known.fine);
+        assert.deepEqual(a, b);
+        last = { coarse: a, fine: b };
+      }
+      // the coarse book is on the fine grid exactly when a price only that grid holds reached it (accepts
+      // asked about each op's price: a book that takes a price moves to the grid that holds it)
+      const moved = ops.some((o) => o.idx % 10 !== 0 && o.idx > 0 && o.idx < 1_000);
+      assert.equal(coarse.tick, moved ? 1_000 : 10_000);
+    }),
+    { numRuns: 300, seed: 17 },
+  );
+});
+
+test('fineTick: a divisor of the tick and of 1e6, not with a price window; equal to the tick it is no finer grid', () => {
+  assert.throws(() => new L2Book({ tick: 10_000, fineTick: 3_000 }), BadInputError);
+  assert.throws(() => new L2Book({ tick: 10_000, fineTick: 0 }), BadInputError);
+  assert.throws(() => new L2Book({ tick: 10, minPrice: 1_000, maxPrice: 2_000, fineTick: 5 }), BadInputError);
+  const same = new L2Book({ tick: 10_000, fineTick: 10_000 });
+  assert.equal(same.set(0, 455_000, 1), -1, 'off the only grid it has');
+  const b = new L2Book({ tick: 10_000, fineTick: 1_000 });
+  assert.equal(b.set(0, 450_000, 5), 0);
+  assert.equal(b.tick, 10_000, 'prices on the tick keep it');
+  assert.equal(b.set(1, 455_000, 7), 0);
+  assert.equal(b.tick, 1_000, 'a price only the fine grid holds moves it there');
+  assert.deepEqual(b.levels('bid'), [{ price: 450_000, size: 5 }]);
+  assert.deepEqual(b.levels('ask'), [{ price: 455_000, size: 7 }]);
+  assert.equal(b.mid(), 452_500);
+});
+
 test('property: levelsSinceKnown answers as levelsSince, sharing the same objects, over random updates between calls', () => {
   const tick = 10_000;
   fc.assert(
