@@ -152,6 +152,7 @@ export interface LedgerSummary {
   readonly realisedPnl: number;
   /** USDC at the last account mark (null without one) */
   readonly unrealisedPnl: number | null;
+  /** `cancels`: cancels sent for this bot's orders (a stranger's are in orderEnds.strangers) */
   readonly orders: { readonly sent: number; readonly accepted: number; readonly rejected: number; readonly adopted: number; readonly cancels: number };
   /** the orders by how they ended (order-ends.ts: the run report's `orders` line counts the same way) */
   readonly orderEnds: OrderEnds;
@@ -278,9 +279,10 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   // orders adopted in the span, ended since or not: the count the run report's orders line shows (order-ends.ts)
   const ends = orderEnds(ledger, f);
   const wc = where(f);
-  const cancels = (
-    ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }
-  ).n;
+  // the bot's cancels sent: a stranger's (order-ends.ts, counted in orderEnds.strangers) taken out, the count staying on its index
+  const cancels =
+    (ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }).n -
+    ends.strangers.cancelsSent;
   // two lookups at the ends of an index (MIN and MAX in one SELECT read every row)
   const range = ledger.db
     .prepare(`SELECT (SELECT MIN(ts) FROM fills ${wc.sql}) AS a, (SELECT MAX(ts) FROM fills ${wc.sql}) AS b`)

@@ -51,6 +51,7 @@ import { orderEnds, orderEndsOf, type OrderEnds } from './order-ends.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { adoptedIntoSlot, isStrangerCancel } from '../orders/orphan-slot.ts';
 
 /**
  * Own nonces isOwn keeps in memory: a cache of the ledger's orders table (and of the nonce tag's
@@ -396,7 +397,9 @@ export class BotLedger {
         l.orderSubmitted(orderRecord(e), e.retry);
         return;
       case 'OrderAdopted':
-        this.rememberOwn(e.nonce);
+        // a stranger taken in to be cancelled is not remembered as own: isOwn asks the ledger (its nonce
+        // tag, an earlier run's row), so another trader's fills stay 'foreign' (src/orders/orphan-slot.ts)
+        if (adoptedIntoSlot(e)) this.rememberOwn(e.nonce);
         l.orderAdopted(orderRecord(e));
         return;
       case 'OrderAccepted':
@@ -413,10 +416,10 @@ export class BotLedger {
         );
         return;
       case 'CancelSubmitted':
-        l.cancel(e.nonce, e.marketId, 'sent', null, e.ts);
+        l.cancel(e.nonce, e.marketId, 'sent', null, e.ts, isStrangerCancel(e));
         return;
       case 'OrderCancelled':
-        l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts);
+        l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts, isStrangerCancel(e));
         // alreadyCancelled says only that nothing was left to cancel (the venue answers so for an order
         // filled, expired, voided or cancelled before, and bookmaker for one it does not know): not the
         // order's end, which comes from the venue (the feed's OrderClosed, the stop's sweep, the next
@@ -424,7 +427,7 @@ export class BotLedger {
         if (!e.alreadyCancelled) l.orderEnded(e.nonce, 'cancelled', e.ts);
         return;
       case 'CancelFailed':
-        l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts);
+        l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts, isStrangerCancel(e));
         return;
       case 'OrderGone':
         l.orderEnded(e.nonce, 'gone', e.ts);
