@@ -16,6 +16,7 @@
  */
 import { Account, type AccountFill } from '../account/account.ts';
 import type { PositionState } from '../state/position.ts';
+import type { OrderFilled } from '../state/events.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
@@ -99,14 +100,30 @@ export function lastFillSeq(ledger: Ledger): number {
   return (ledger.db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM fills').get() as { s: number }).s;
 }
 
-/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
-export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
-  const rows = ledger.db
+function rowsAfter(ledger: Ledger, seq: number): FillRow[] {
+  return ledger.db
     .prepare(
       'SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ORDER BY seq',
     )
     .all(seq) as FillRow[];
-  return rows.map(accountFillOf);
+}
+
+/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
+export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
+  return rowsAfter(ledger, seq).map(accountFillOf);
+}
+
+/**
+ * The fills recorded after record `seq` as the feeds report fills (OrderFilled, the ledger's fill id as
+ * the event's, so the books and the ledger know them again): the stop's sweep hands them to the store, so
+ * its position and attribution hold what the books hold (src/runtime/phases/control.ts).
+ */
+export function fillEventsAfter(ledger: Ledger, seq: number): OrderFilled[] {
+  return rowsAfter(ledger, seq).map((r) => {
+    const f = accountFillOf(r);
+    const nonce = r.nonce === null ? null : bytes32Of(r.nonce);
+    return { type: 'OrderFilled', ...f, nonce } satisfies OrderFilled;
+  });
 }
 
 /** The marks saved with the last account mark (empty when none, or unreadable). */

@@ -29,11 +29,11 @@ import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
 import { fillKey, fillOrigin, fillTerms } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
-import type { StateEvent } from '../state/events.ts';
+import type { OrderFilled, StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
+import { accountFromLedger, fillEventsAfter, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
 import {
   CHECKPOINT_EVERY_MS,
   replayBooks,
@@ -477,13 +477,23 @@ export class BotLedger {
    * are read; anything else is completed by the next start's catch-up. The fills it records go into
    * `account` too (the running books), so the stop's last mark and the run report hold them. With
    * `closing` (the orders the cancel-all found gone unseen), those are looked up first and `read` is
-   * told their status at the venue. Never throws (logged): a stop must not fail on its books.
+   * told their status at the venue. `toStore` is handed the same fills as the feeds report fills
+   * (OrderFilled, with the ledger's fill ids), after the books have them and before `read`: the store's
+   * position and attribution then hold what the books hold (the store never saw a fill that raced the
+   * stop's cancels). Never throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address, account?: Account, closing?: StopClosing): Promise<number> {
+  async finalSweep(
+    client: CatchUpSource,
+    trader: Address,
+    account?: Account,
+    closing?: StopClosing,
+    toStore?: (fills: readonly OrderFilled[]) => void,
+  ): Promise<number> {
     if (this.paper) return 0;
     let r: CatchUpResult;
+    let before = 0;
     try {
-      const before = lastFillSeq(this.ledger);
+      before = lastFillSeq(this.ledger);
       r = await catchUpFills({
         client,
         trader,
@@ -505,6 +515,14 @@ export class BotLedger {
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
+    }
+    if (toStore !== undefined && r.recorded > 0) {
+      try {
+        // the store after the books (which know each fill id already): fills first, then the closes
+        toStore(fillEventsAfter(this.ledger, before));
+      } catch (e) {
+        this.log.warn({ err: (e as Error).message }, 'final fills sweep: the store could not take the fills (the books and the ledger hold them)');
+      }
     }
     // after the ledger and the books have their fills: the caller closes those orders in the store
     // (fills first, then the close, as the feeds report them)
