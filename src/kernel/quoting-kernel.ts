@@ -997,6 +997,16 @@ export class QuotingKernel {
     this.opts.onTick?.(marketId, slot.last, view);
   }
 
+  /**
+   * Mark these markets' books now, as a tick does: the stop's final sweep hands the store fills no tick
+   * follows (src/runtime/phases/control.ts), and a market whose first fill that is has no mark in the
+   * books until one (its unrealised PnL would read 0 beside the store's at its mid).
+   */
+  markBooksOf(marketIds: Iterable<Bytes32>): void {
+    const now = this.clock.now();
+    for (const id of marketIds) this.markBooks(id, now);
+  }
+
   /** The market's mark in the books: its payout once resolved, else its last mid (O(1) when unchanged). */
   private markBooks(marketId: Bytes32, now: number): void {
     const m = this.store.state.markets.get(marketId);

@@ -16,6 +16,7 @@
  */
 import { Account, type AccountFill } from '../account/account.ts';
 import type { PositionState } from '../state/position.ts';
+import type { OrderFilled } from '../state/events.ts';
 import type { Bytes32 } from '../model/order.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
@@ -99,14 +100,30 @@ export function lastFillSeq(ledger: Ledger): number {
   return (ledger.db.prepare('SELECT COALESCE(MAX(seq), 0) AS s FROM fills').get() as { s: number }).s;
 }
 
-/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
-export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
-  const rows = ledger.db
+function rowsAfter(ledger: Ledger, seq: number): FillRow[] {
+  return ledger.db
     .prepare(
       'SELECT seq, fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, fee_source, origin, order_kind, notional FROM fills WHERE seq > ? ORDER BY seq',
     )
     .all(seq) as FillRow[];
-  return rows.map(accountFillOf);
+}
+
+/** The fills recorded after record `seq`, as fills of the books (the stop's sweep gives them to the running books). */
+export function fillsAfter(ledger: Ledger, seq: number): AccountFill[] {
+  return rowsAfter(ledger, seq).map(accountFillOf);
+}
+
+/**
+ * The fills recorded after record `seq` as the feeds report fills (OrderFilled, the ledger's fill id as
+ * the event's, so the books and the ledger know them again): the stop's sweep hands them to the store, so
+ * its position and attribution hold what the books hold (src/runtime/phases/control.ts).
+ */
+export function fillEventsAfter(ledger: Ledger, seq: number): OrderFilled[] {
+  return rowsAfter(ledger, seq).map((r) => {
+    const f = accountFillOf(r);
+    const nonce = r.nonce === null ? null : bytes32Of(r.nonce);
+    return { type: 'OrderFilled', ...f, nonce } satisfies OrderFilled;
+  });
 }
 
 /** The marks saved with the last account mark (empty when none, or unreadable). */
@@ -152,6 +169,7 @@ export interface LedgerSummary {
   readonly realisedPnl: number;
   /** USDC at the last account mark (null without one) */
   readonly unrealisedPnl: number | null;
+  /** `cancels`: cancels sent for this bot's orders (a stranger's are in orderEnds.strangers) */
   readonly orders: { readonly sent: number; readonly accepted: number; readonly rejected: number; readonly adopted: number; readonly cancels: number };
   /** the orders by how they ended (order-ends.ts: the run report's `orders` line counts the same way) */
   readonly orderEnds: OrderEnds;
@@ -278,9 +296,10 @@ export function ledgerSummary(ledger: Ledger, f: Filter = {}): LedgerSummary {
   // orders adopted in the span, ended since or not: the count the run report's orders line shows (order-ends.ts)
   const ends = orderEnds(ledger, f);
   const wc = where(f);
-  const cancels = (
-    ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }
-  ).n;
+  // the bot's cancels sent: a stranger's (order-ends.ts, counted in orderEnds.strangers) taken out, the count staying on its index
+  const cancels =
+    (ledger.db.prepare(`SELECT COUNT(*) AS n FROM cancels ${wc.sql}${wc.sql ? ' AND' : ' WHERE'} result = 'sent'`).get(...wc.args) as { n: number }).n -
+    ends.strangers.cancelsSent;
   // two lookups at the ends of an index (MIN and MAX in one SELECT read every row)
   const range = ledger.db
     .prepare(`SELECT (SELECT MIN(ts) FROM fills ${wc.sql}) AS a, (SELECT MAX(ts) FROM fills ${wc.sql}) AS b`)

@@ -29,11 +29,11 @@ import type { Account } from '../account/account.ts';
 import type { AccountRiskFigures } from '../account/account-risk.ts';
 import { fillKey, fillOrigin, fillTerms } from '../account/account-fill.ts';
 import type { TradingDay } from '../account/trading-day.ts';
-import type { StateEvent } from '../state/events.ts';
+import type { OrderFilled, StateEvent } from '../state/events.ts';
 import { emptyMarket, emptyState, type MarketState, type StoreState } from '../state/market-state.ts';
 import { PersistentMap } from '../state/persistent-map.ts';
 import { FLAT } from '../state/position.ts';
-import { accountFromLedger, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
+import { accountFromLedger, fillEventsAfter, fillsAfter, lastFillSeq, MARKS_META, replayPositions } from './books.ts';
 import {
   CHECKPOINT_EVERY_MS,
   replayBooks,
@@ -51,6 +51,7 @@ import { orderEnds, orderEndsOf, type OrderEnds } from './order-ends.ts';
 import { NO_FEES, type FeeSpec } from '../engine/fill-fee.ts';
 import { baselineOf, hasHistory, HISTORY_SCAN_ORDERS, readVenueHistory, refusal, type HistorySource } from './baseline.ts';
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { adoptedIntoSlot, isStrangerCancel } from '../orders/orphan-slot.ts';
 
 /**
  * Own nonces isOwn keeps in memory: a cache of the ledger's orders table (and of the nonce tag's
@@ -396,7 +397,9 @@ export class BotLedger {
         l.orderSubmitted(orderRecord(e), e.retry);
         return;
       case 'OrderAdopted':
-        this.rememberOwn(e.nonce);
+        // a stranger taken in to be cancelled is not remembered as own: isOwn asks the ledger (its nonce
+        // tag, an earlier run's row), so another trader's fills stay 'foreign' (src/orders/orphan-slot.ts)
+        if (adoptedIntoSlot(e)) this.rememberOwn(e.nonce);
         l.orderAdopted(orderRecord(e));
         return;
       case 'OrderAccepted':
@@ -413,10 +416,10 @@ export class BotLedger {
         );
         return;
       case 'CancelSubmitted':
-        l.cancel(e.nonce, e.marketId, 'sent', null, e.ts);
+        l.cancel(e.nonce, e.marketId, 'sent', null, e.ts, isStrangerCancel(e));
         return;
       case 'OrderCancelled':
-        l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts);
+        l.cancel(e.nonce, e.marketId, e.alreadyCancelled ? 'already-cancelled' : 'cancelled', null, e.ts, isStrangerCancel(e));
         // alreadyCancelled says only that nothing was left to cancel (the venue answers so for an order
         // filled, expired, voided or cancelled before, and bookmaker for one it does not know): not the
         // order's end, which comes from the venue (the feed's OrderClosed, the stop's sweep, the next
@@ -424,7 +427,7 @@ export class BotLedger {
         if (!e.alreadyCancelled) l.orderEnded(e.nonce, 'cancelled', e.ts);
         return;
       case 'CancelFailed':
-        l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts);
+        l.cancel(e.nonce, e.marketId, 'failed', `${e.reason}${e.retryable ? ' (retryable)' : ''}`, e.ts, isStrangerCancel(e));
         return;
       case 'OrderGone':
         l.orderEnded(e.nonce, 'gone', e.ts);
@@ -474,13 +477,23 @@ export class BotLedger {
    * are read; anything else is completed by the next start's catch-up. The fills it records go into
    * `account` too (the running books), so the stop's last mark and the run report hold them. With
    * `closing` (the orders the cancel-all found gone unseen), those are looked up first and `read` is
-   * told their status at the venue. Never throws (logged): a stop must not fail on its books.
+   * told their status at the venue. `toStore` is handed the same fills as the feeds report fills
+   * (OrderFilled, with the ledger's fill ids), after the books have them and before `read`: the store's
+   * position and attribution then hold what the books hold (the store never saw a fill that raced the
+   * stop's cancels). Never throws (logged): a stop must not fail on its books.
    */
-  async finalSweep(client: CatchUpSource, trader: Address, account?: Account, closing?: StopClosing): Promise<number> {
+  async finalSweep(
+    client: CatchUpSource,
+    trader: Address,
+    account?: Account,
+    closing?: StopClosing,
+    toStore?: (fills: readonly OrderFilled[]) => void,
+  ): Promise<number> {
     if (this.paper) return 0;
     let r: CatchUpResult;
+    let before = 0;
     try {
-      const before = lastFillSeq(this.ledger);
+      before = lastFillSeq(this.ledger);
       r = await catchUpFills({
         client,
         trader,
@@ -502,6 +515,14 @@ export class BotLedger {
     } catch (e) {
       this.log.warn({ err: (e as Error).message }, 'final fills sweep failed; the next start catches up');
       return 0;
+    }
+    if (toStore !== undefined && r.recorded > 0) {
+      try {
+        // the store after the books (which know each fill id already): fills first, then the closes
+        toStore(fillEventsAfter(this.ledger, before));
+      } catch (e) {
+        this.log.warn({ err: (e as Error).message }, 'final fills sweep: the store could not take the fills (the books and the ledger hold them)');
+      }
     }
     // after the ledger and the books have their fills: the caller closes those orders in the store
     // (fills first, then the close, as the feeds report them)

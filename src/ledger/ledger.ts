@@ -205,14 +205,16 @@ type Stmt = 'order' | 'adopt' | 'orderAgain' | 'answer' | 'ended' | 'cancel' | '
 const SQL: Record<Stmt, string> = {
   order: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'submitted')
           ON CONFLICT(nonce) DO UPDATE SET sends = sends + 1`,
-  // an order the ledger holds already (an earlier run's) keeps its row and status; adopted_at says it was adopted (again)
-  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?)
-          ON CONFLICT(nonce) DO UPDATE SET adopted_at = COALESCE(excluded.adopted_at, adopted_at)`,
+  // an order the ledger holds already (an earlier run's) keeps its row and status; adopted_at says it was adopted (again);
+  // stranger_at only on a new row (no record of it here); an adoption into a quote slot makes a stranger's row the bot's
+  adopt: `INSERT INTO orders (nonce, market_id, slot, outcome, side, price, size, submitted_at, status, sends, adopted_at, stranger_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'adopted', 0, ?, ?)
+          ON CONFLICT(nonce) DO UPDATE SET adopted_at = COALESCE(excluded.adopted_at, adopted_at),
+            stranger_at = CASE WHEN excluded.adopted_at IS NULL THEN stranger_at END`,
   orderAgain: `UPDATE orders SET sends = sends + 1 WHERE nonce = ?`,
   answer: `UPDATE orders SET status = CASE WHEN ended_at IS NULL THEN ? ELSE status END, answer = ?, answered_at = ? WHERE nonce = ?`,
   ended: `UPDATE orders SET status = ?, ended_at = ? WHERE nonce = ? AND ended_at IS NULL`,
-  cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail) VALUES (?, ?, ?, ?, ?)`,
+  cancel: `INSERT INTO cancels (nonce, market_id, ts, result, detail, stranger) VALUES (?, ?, ?, ?, ?, ?)`,
   fill: `INSERT OR IGNORE INTO fills (fill_id, nonce, market_id, outcome, side, price, size, fee, ts, source, filled, fee_source, origin, order_kind, notional) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   mark: `INSERT INTO marks (ts, market_id, net, realised, unrealised, pnl) VALUES (?, ?, ?, ?, ?, ?)`,
   risk: `INSERT INTO risk_events (ts, market_id, kind, reason, count, detail) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -563,10 +565,12 @@ export class Ledger {
   /**
    * An order found at the venue by reconciliation (sent by an earlier run, or its record lost). Adopted
    * into a quote slot, its `adopted_at` is set (the count of order-ends.ts); a stranger taken in only to
-   * be cancelled (an `orphan:` slot, src/orders/orphan-slot.ts) gets a row but is no adoption.
+   * be cancelled (an `orphan:` slot, src/orders/orphan-slot.ts) is no adoption, and when the ledger holds
+   * no row of it (not an earlier run's order) its row is a stranger's (`stranger_at`, schema version 6).
    */
   orderAdopted(o: LedgerOrder): void {
-    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts, adoptedIntoSlot(o) ? o.ts : null]]);
+    const adopted = adoptedIntoSlot(o);
+    this.push(['adopt', [o.nonce, o.marketId, o.slot, o.outcomeIndex, o.side, o.price, o.size, o.ts, adopted ? o.ts : null, adopted ? null : o.ts]]);
   }
 
   /**
@@ -597,8 +601,16 @@ export class Ledger {
     this.push(['claimableGone', [marketId]]);
   }
 
-  cancel(nonce: Bytes32, marketId: Bytes32, result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed', detail: string | null, ts: number): void {
-    this.push(['cancel', [nonce, marketId, ts, result, detail]]);
+  /** A cancel sent or answered; `stranger`: of an order the bot was cancelling as a stranger (`cancels.stranger`, schema version 6). */
+  cancel(
+    nonce: Bytes32,
+    marketId: Bytes32,
+    result: 'sent' | 'cancelled' | 'already-cancelled' | 'failed',
+    detail: string | null,
+    ts: number,
+    stranger = false,
+  ): void {
+    this.push(['cancel', [nonce, marketId, ts, result, detail, stranger ? 1 : null]]);
   }
 
   fill(f: LedgerFill): void {
@@ -1014,10 +1026,14 @@ export class Ledger {
   }
   private tag: string | null | undefined;
 
-  /** Orders this ledger saw placed or adopted (for telling own fills from foreign ones), lower-case nonces. */
+  /**
+   * Orders this ledger saw placed or adopted (for telling own fills from foreign ones), lower-case nonces.
+   * A stranger's row (`stranger_at`: found at the venue with no record here, taken in only to be cancelled)
+   * is not one: it is another trader's, or a crash's, which `isTagged` tells.
+   */
   hasOrder(nonce: Bytes32): boolean {
     this.flush();
-    return this.db.prepare('SELECT 1 FROM orders WHERE nonce = ?').get(nonce) !== undefined;
+    return this.db.prepare('SELECT 1 FROM orders WHERE nonce = ? AND stranger_at IS NULL').get(nonce) !== undefined;
   }
 
   /** Record the baseline (inherited inventory), at once and in one transaction. Refused when one exists. */

@@ -11,7 +11,7 @@
  */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -186,6 +186,25 @@ UPDATE orders SET adopted_at = submitted_at WHERE sends = 0 AND slot NOT LIKE 'o
 `;
 
 /**
+ * Version 6: strangers apart from this bot's orders (src/orders/orphan-slot.ts). `orders.stranger_at`
+ * (ms; NULL: not a stranger): the row was written for an open order reconciliation found at the venue
+ * with no record of it here (another trader's on the wallet, or a crash's, its record lost) and took in
+ * only to cancel it; such a row is no order of this bot (order-ends.ts counts it apart, `hasOrder` is
+ * false for it, so its fills are 'foreign' unless its nonce carries this ledger's tag). An adoption into
+ * a quote slot later clears it. `cancels.stranger` (1; NULL: not): a cancel record of an order the bot
+ * was cancelling as a stranger (an earlier run's order it no longer wanted included). Rows from before: a
+ * row the stranger path inserted (an `orphan:` slot, never adopted since) is a stranger found at its
+ * submitted_at, and the cancels of such rows are strangers' cancels; a cancel of an earlier run's order
+ * taken in as a stranger left no mark, so it stays counted as the bot's.
+ */
+const V6 = `
+ALTER TABLE orders ADD COLUMN stranger_at INTEGER;
+ALTER TABLE cancels ADD COLUMN stranger INTEGER;
+UPDATE orders SET stranger_at = submitted_at WHERE slot LIKE 'orphan:%' AND adopted_at IS NULL;
+UPDATE cancels SET stranger = 1 WHERE nonce IN (SELECT nonce FROM orders WHERE stranger_at IS NOT NULL);
+`;
+
+/**
  * Indexes for every start-up query and for the prune, created on every writable open
  * (`IF NOT EXISTS`: a no-op once there; on a large ledger from before them the first open builds them
  * once). Kept apart from the versioned schema: they change no table, so an older bookmaker reads a
@@ -198,6 +217,8 @@ UPDATE orders SET adopted_at = submitted_at WHERE sends = 0 AND slot NOT LIKE 'o
  *   fills_origin     the summary's foreign fills (a few rows, not every fill)
  *   fills_fee_source the summary's fees by who stated them, read from the index alone
  *   orders_adopted   the orders adopted in a window (order-ends.ts; partial: only adopted rows)
+ *   orders_strangers the strangers' rows (order-ends.ts; partial: only stranger rows)
+ *   cancels_stranger the strangers' cancels (order-ends.ts; partial: only stranger rows)
  */
 export const INDEXES = `
 CREATE INDEX IF NOT EXISTS orders_unended ON orders (status) WHERE ended_at IS NULL;
@@ -209,6 +230,8 @@ CREATE INDEX IF NOT EXISTS orders_counts ON orders (status, answer, sends);
 CREATE INDEX IF NOT EXISTS fills_origin ON fills (origin);
 CREATE INDEX IF NOT EXISTS fills_fee_source ON fills (fee_source, fee);
 CREATE INDEX IF NOT EXISTS orders_adopted ON orders (adopted_at) WHERE adopted_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS orders_strangers ON orders (stranger_at) WHERE stranger_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS cancels_stranger ON cancels (ts) WHERE stranger IS NOT NULL;
 `;
 
 /**
@@ -276,6 +299,7 @@ export function migrate(db: Database.Database): void {
       if (version < 3) db.exec(V3);
       if (version < 4) db.exec(V4);
       if (version < 5) db.exec(V5);
+      if (version < 6) db.exec(V6);
       db.pragma(`user_version = ${SCHEMA_VERSION}`);
     })();
   }

@@ -6,7 +6,7 @@
  * `bindStoreMetrics(metrics, store)` → an unsubscribe function.
  */
 import type { Subscription } from 'rxjs';
-import { adoptedIntoSlot } from '../orders/orphan-slot.ts';
+import { adoptedIntoSlot, isStrangerCancel } from '../orders/orphan-slot.ts';
 import { refusalLabel } from '../orders/refusal.ts';
 import type { StateEvent } from '../state/events.ts';
 import type { StoreState } from '../state/market-state.ts';
@@ -62,14 +62,16 @@ export function countEvent(m: BotMetrics, e: StateEvent, state: StoreState, bySl
       m.ordersSent.inc({ market: label(state, e.marketId, bySlug), action: e.retry ? 'resend' : 'create' });
       break;
     case 'CancelSubmitted':
-      m.ordersSent.inc({ market: label(state, e.marketId, bySlug), action: 'cancel' });
+      // a stranger's cancel apart (the ledger's cancels.stranger, by the same test: src/orders/orphan-slot.ts)
+      m.ordersSent.inc({ market: label(state, e.marketId, bySlug), action: isStrangerCancel(e) ? 'cancel-stranger' : 'cancel' });
       break;
     case 'OrderAccepted':
       m.ordersAccepted.inc({ market: label(state, e.marketId, bySlug), duplicate: String(e.duplicate) });
       break;
     case 'OrderCancelled':
       // not one the venue had already ended (filled, expired: alreadyCancelled), which no cancel of ours ended
-      if (!e.alreadyCancelled) m.ordersCancelled.inc({ market: label(state, e.marketId, bySlug) });
+      // a stranger cancelled is no order of this bot: counted apart, as the ledger's orderEnds.strangers.cancelled
+      if (!e.alreadyCancelled) (isStrangerCancel(e) ? m.strangersCancelled : m.ordersCancelled).inc({ market: label(state, e.marketId, bySlug) });
       break;
     case 'OrderRejected':
       m.ordersRejected.inc({

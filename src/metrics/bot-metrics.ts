@@ -58,7 +58,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
 
   const m = {
     registry,
-    ordersSent: d.counter('orders_sent_total', 'Orders sent to the venue by action (create, resend of the same signed order, cancel)', ['market', 'action']),
+    ordersSent: d.counter(
+      'orders_sent_total',
+      'Orders sent to the venue by action (create, resend of the same signed order, cancel; ' +
+        "cancel-stranger: a cancel of an order reconciliation found that is not this run's)",
+      ['market', 'action'],
+    ),
     ordersAccepted: d.counter(
       'orders_accepted_total',
       'Creates the venue accepted; duplicate="true" when a 409 duplicate showed an earlier send had placed it',
@@ -73,6 +78,12 @@ export function createBotMetrics(opts: BotMetricsOptions = {}) {
       'orders_rejected_total',
       "Creates the venue refused, by the venue's code (a bounded set; unknown codes are 'other'; network, timeout, server-error when no answer had a code)",
       ['market', 'reason'],
+    ),
+    strangersCancelled: d.counter(
+      'strangers_cancelled_total',
+      "Strangers cancelled at the venue by reconciliation: open orders in the bot's markets this run neither placed " +
+        'nor adopted (not in orders_cancelled_total)',
+      ['market'],
     ),
     cancelsFailed: d.counter('cancels_failed_total', 'Cancels that failed, by reason code', ['market', 'reason']),
     ordersAdopted: d.counter('orders_adopted_total', 'Orders found at the venue and adopted into a quote slot by reconciliation', ['market']),

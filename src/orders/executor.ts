@@ -34,6 +34,7 @@ import type { OrderParts, OrderTable } from './order-table.ts';
 import type { VenueCall } from './plan-calls.ts';
 import { fatalRefusal, VenueRefusedError } from './refusal.ts';
 import type { Entry } from './tracked-orders.ts';
+import { strangerMark } from './orphan-slot.ts';
 
 /** What resendRetries returns when there is nothing to resend (callers may skip awaiting it). */
 export const NOTHING_TO_RESEND: Promise<void> = Promise.resolve();
@@ -162,7 +163,7 @@ export class OrderExecutor {
       e.state = 'pending-cancel';
       e.sentAt = now;
     }
-    this.emit({ type: 'CancelSubmitted', marketId, nonce: t.planned.nonce, ts: now });
+    this.emit({ type: 'CancelSubmitted', marketId, nonce: t.planned.nonce, ...strangerMark(e?.slot), ts: now });
     return t.planned.nonce;
   }
 
@@ -356,10 +357,12 @@ export class OrderExecutor {
     const now = this.clock.now();
     if (o.ok) {
       // a fill may have raced the cancel: park until the feeds have reported it
-      this.table.park(k, e, { type: 'OrderCancelled', marketId: e.marketId, nonce: e.planned.nonce, alreadyCancelled: o.alreadyCancelled, ts: now }, now);
+      const { marketId, planned, slot } = e;
+      const ended = { type: 'OrderCancelled', marketId, nonce: planned.nonce, alreadyCancelled: o.alreadyCancelled, ...strangerMark(slot), ts: now } as const;
+      this.table.park(k, e, ended, now);
       return;
     }
-    this.emit({ type: 'CancelFailed', marketId: e.marketId, nonce: e.planned.nonce, reason: o.code, retryable: o.retryable, ts: now });
+    this.emit({ type: 'CancelFailed', marketId: e.marketId, nonce: e.planned.nonce, reason: o.code, retryable: o.retryable, ...strangerMark(e.slot), ts: now });
     const rateLimited = o.code === 'rate-limited';
     if (rateLimited) this.startBackoff(now);
     if (o.retryable) {

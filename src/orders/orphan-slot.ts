@@ -16,3 +16,14 @@ export const isOrphanSlot = (slot: string): boolean => slot.startsWith(ORPHAN_SL
 
 /** Does an OrderAdopted count as an adoption (into a quote slot)? The one test the metric and the ledger share. */
 export const adoptedIntoSlot = (e: { readonly slot: string }): boolean => !isOrphanSlot(e.slot);
+
+/**
+ * The mark the events of a stranger's cancel carry (CancelSubmitted, OrderCancelled, CancelFailed:
+ * `stranger: true`), from its slot: a stranger's cancel is not one of this bot's orders cancelled. The
+ * ledger records it so (`cancels.stranger`, src/ledger/bot-ledger.ts) and the metrics count it apart
+ * (src/metrics/bind-store-metrics.ts), both by `isStrangerCancel`.
+ */
+export const strangerMark = (slot: string | undefined): { stranger?: true } => (slot !== undefined && isOrphanSlot(slot) ? { stranger: true } : {});
+
+/** Is this cancel event a stranger's (see strangerMark)? The one test the ledger and the metrics share. */
+export const isStrangerCancel = (e: { readonly stranger?: true }): boolean => e.stranger === true;

@@ -11,6 +11,7 @@ import type { Bytes32, VenueOrder } from '../model/order.ts';
 import type { DesiredOrder, Tolerances } from './diff.ts';
 import { errInfo, type OrderExecutor } from './executor.ts';
 import type { OrderParts } from './order-table.ts';
+import { orphanSlot, strangerMark } from './orphan-slot.ts';
 import { planReconcile } from './reconcile.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { Entry } from './tracked-orders.ts';
@@ -184,8 +185,9 @@ export class Reconciler {
         );
       this.toldStrangers.add(o.nonce);
       // a stranger on its way out still counts until its cancel is answered and its fills are in
-      found(o, `orphan:${o.nonce}`, 'pending-cancel');
-      emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: now });
+      found(o, orphanSlot(o.nonce), 'pending-cancel');
+      // a stranger's cancel, not one of this bot's orders cancelled (the ledger and the metrics count it apart)
+      emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, stranger: true, ts: now });
     }
     const cancels = plan.cancel.map((o) => o.nonce);
     for (let i = 0; i < cancels.length; i += venue.batchLimit) {
@@ -257,7 +259,9 @@ export class Reconciler {
         const chunk = open.slice(i, i + venue.batchLimit);
         // each cancel sent is recorded as sent (the ledger's cancels, `ledger summary` cancelsSent), as a requote's is
         const sentAt = clock.now();
-        for (const o of chunk) emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ts: sentAt });
+        // a stranger still being cancelled (an orphan slot) is marked so, as reconcile's own cancels of it are
+        for (const o of chunk)
+          emit({ type: 'CancelSubmitted', marketId: o.marketId, nonce: o.nonce, ...strangerMark(table.entries.get(o.nonce)?.slot), ts: sentAt });
         const res = await exec.callBatch(
           [],
           chunk.map((o) => o.nonce),
@@ -267,7 +271,7 @@ export class Reconciler {
           const e = table.entries.get(c.nonce);
           table.entries.delete(c.nonce);
           const marketId = e?.marketId ?? open.find((o) => o.nonce === c.nonce)!.marketId;
-          emit({ type: 'OrderCancelled', marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ts: clock.now() });
+          emit({ type: 'OrderCancelled', marketId, nonce: c.nonce, alreadyCancelled: c.alreadyCancelled, ...strangerMark(e?.slot), ts: clock.now() });
           if (!c.alreadyCancelled) {
             cancelled++;
             continue;

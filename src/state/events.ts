@@ -167,6 +167,8 @@ export interface CancelSubmitted {
   readonly type: 'CancelSubmitted';
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
+  /** the order is a stranger reconciliation is cancelling (an `orphan:` slot, src/orders/orphan-slot.ts), not one of this run's */
+  readonly stranger?: true;
   readonly ts: number;
 }
 
@@ -174,6 +176,8 @@ export interface OrderCancelled {
   readonly type: 'OrderCancelled';
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
+  /** the order is a stranger reconciliation is cancelling (an `orphan:` slot, src/orders/orphan-slot.ts), not one of this run's */
+  readonly stranger?: true;
   readonly alreadyCancelled: boolean;
   readonly ts: number;
 }
@@ -182,6 +186,8 @@ export interface CancelFailed {
   readonly type: 'CancelFailed';
   readonly marketId: Bytes32;
   readonly nonce: Bytes32;
+  /** the order is a stranger reconciliation is cancelling (an `orphan:` slot, src/orders/orphan-slot.ts), not one of this run's */
+  readonly stranger?: true;
   readonly reason: VenueFailure;
   readonly retryable: boolean;
   readonly ts: number;

@@ -28,11 +28,15 @@ test('live on the local exchange: per market, the attribution sums exactly to th
   const deadline = Date.now() + 15_000;
   const fills = () => [...bot.store.state.markets.values()].reduce((n, m) => n + m.position.fills, 0);
   while (fills() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  // the markets with fills by now: their markouts have 1.5 s to be measured (a fill after, or one only the
+  // stop's final sweep finds, may have none)
+  const settling = new Set([...bot.store.state.markets.values()].filter((m) => m.edge.attribution.fills > 0).map((m) => m.marketId));
   await new Promise((r) => setTimeout(r, 1_500)); // let the markouts of the last fills settle
   const code = await bot.stop();
   assert.equal(code, 0);
   const traded = [...bot.store.state.markets.values()].filter((m) => m.edge.attribution.fills > 0);
   assert.ok(traded.length >= 1, `the bot traded (fills: ${fills()})`);
+  assert.ok(settling.size >= 1, 'a market had fills before the markouts settled');
   for (const m of traded) {
     const a = marketAttribution(m);
     const pnl = marketPnl(m);
@@ -40,14 +44,13 @@ test('live on the local exchange: per market, the attribution sums exactly to th
     // the fills the edge saw are the position's fills, so the total is the store's PnL exactly
     assert.equal(m.edge.attribution.fills, m.position.fills);
     const books = bot.kernel.account;
-    // A fill that raced the stop's cancels and that the stop's final sweep found goes to the ledger and the
-    // books alone (src/ledger/bot-ledger.ts finalSweep): the store's attribution never sees it, while its
-    // position may already hold it from a balance read ahead of the fills (src/state/held-read.ts). The
-    // store's own identity is for the fills the store saw; the books' identity below holds either way.
-    // (Seen once in CI under load: attribution 375000 against a store PnL of 420454.)
-    const sweptOnly = books.market(m.marketId)!.fills - m.position.fills;
-    assert.ok(sweptOnly >= 0, `${m.marketId}: the books hold every fill the store saw`);
-    if (sweptOnly === 0) assert.equal(a.total, pnl.realised + pnl.unrealised, `${m.marketId}: attribution vs PnL`);
+    // A fill that raced the stop's cancels and that the stop's final sweep found goes to the store too, as
+    // the feeds' fills do (src/ledger/bot-ledger.ts finalSweep, src/runtime/phases/control.ts): the store
+    // holds every fill the books hold, so its own identity holds after any stop. (Before, the sweep's fills
+    // reached the ledger and the books alone; seen once in CI under load: attribution 375000 against a store
+    // PnL of 420454. test/e2e/stop-swept-fill.e2e.test.ts makes that case deterministically.)
+    assert.equal(m.position.fills, books.market(m.marketId)!.fills, `${m.marketId}: the store holds every fill of the books`);
+    assert.equal(a.total, pnl.realised + pnl.unrealised, `${m.marketId}: attribution vs PnL`);
     assert.equal(-a.fees, m.position.fees);
     // with the account's books (what /metrics, the summary and the report show): to the books' PnL
     const b = marketAttribution(m, books);
@@ -55,9 +58,10 @@ test('live on the local exchange: per market, the attribution sums exactly to th
     assert.equal(b.spreadCapture + b.inventory + b.fees + b.resolution, bp.realised + bp.unrealised, `${m.marketId}: attribution vs the books`);
     assert.equal(-b.fees, books.market(m.marketId)!.fees);
     const v = selectMarketView(bot.store.state, m.marketId as Bytes32, Date.now())!;
-    assert.ok(
-      v.edge!.markouts.some((k) => k.n > 0),
-      'markouts measured live',
-    );
+    if (settling.has(m.marketId))
+      assert.ok(
+        v.edge!.markouts.some((k) => k.n > 0),
+        'markouts measured live',
+      );
   }
 });

@@ -96,7 +96,18 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
       // the run report's orders by end state and `ledger summary`'s: one count (src/ledger/order-ends.ts), this run the whole ledger
       const report = bot.report('stop', 0);
       assert.deepEqual(report.orders, rec.summary.orderEnds, "the run report's orders by end = `ledger summary`'s");
-      assert.deepEqual(report.orders, { orders: all.length, adopted: 0, ended: Object.fromEntries(venueEnds), rejected: 0, unended: 0 }, '= the venue');
+      assert.deepEqual(
+        report.orders,
+        {
+          orders: all.length,
+          adopted: 0,
+          ended: Object.fromEntries(venueEnds),
+          rejected: 0,
+          unended: 0,
+          strangers: { orders: 0, cancelsSent: 0, cancelled: 0 },
+        },
+        '= the venue',
+      );
       assert.ok(
         formatRunReport(report).includes(`  orders: ${orderEndsText(rec.summary.orderEnds)}`),
         'the printed report shows the line `ledger summary` shows',

@@ -51,12 +51,33 @@ test('orders by end: ended by their end, rejected and not-ended apart; a window 
   l.orderAnswered(hex32('4'), 'rejected', 'bad-request', T0 + 10);
   l.orderAnswered(hex32('5'), 'accepted', 'created', T0 + 10); // open
   l.flush(); // 6: sent, no answer yet
-  assert.deepEqual(orderEnds(l), { orders: 6, adopted: 0, ended: { cancelled: 1, filled: 2 }, rejected: 1, unended: 2 });
-  assert.deepEqual(orderEnds(l, { since: T0 + 10 }), { orders: 4, adopted: 0, ended: { filled: 1 }, rejected: 1, unended: 2 });
+  assert.deepEqual(orderEnds(l), {
+    orders: 6,
+    adopted: 0,
+    ended: { cancelled: 1, filled: 2 },
+    rejected: 1,
+    unended: 2,
+    strangers: { orders: 0, cancelsSent: 0, cancelled: 0 },
+  });
+  assert.deepEqual(orderEnds(l, { since: T0 + 10 }), {
+    orders: 4,
+    adopted: 0,
+    ended: { filled: 1 },
+    rejected: 1,
+    unended: 2,
+    strangers: { orders: 0, cancelsSent: 0, cancelled: 0 },
+  });
   assert.deepEqual(ledgerSummary(l).orderEnds, orderEnds(l), '`ledger summary` shows this count');
   assert.equal(orderEndsText(orderEnds(l)), '6: cancelled 1, filled 2; rejected 1, not ended 2');
   assert.deepEqual(orderEndsOf(l, ['1', '2', '3', '4', '5', '6', '9'].map(hex32)), orderEnds(l), 'over every order: the same count (9: not in the ledger)');
-  assert.deepEqual(orderEndsOf(l, [hex32('2'), hex32('3'), hex32('5')]), { orders: 3, adopted: 0, ended: { filled: 2 }, rejected: 0, unended: 1 });
+  assert.deepEqual(orderEndsOf(l, [hex32('2'), hex32('3'), hex32('5')]), {
+    orders: 3,
+    adopted: 0,
+    ended: { filled: 2 },
+    rejected: 0,
+    unended: 1,
+    strangers: { orders: 0, cancelsSent: 0, cancelled: 0 },
+  });
   l.close();
 });
 
@@ -80,10 +101,21 @@ test("a cancel answered alreadyCancelled records the answer, not an end: the ven
     bl.onEvent({ type: 'CancelSubmitted', marketId: MARKET, nonce: n, ts: T0 + 1 });
     bl.onEvent({ type: 'OrderCancelled', marketId: MARKET, nonce: n, alreadyCancelled: true, ts: T0 + 2 });
     l.flush();
-    assert.deepEqual(orderEnds(l), { orders: 1, adopted: 0, ended: {}, rejected: 0, unended: 1 }, 'not ended on the answer');
+    assert.deepEqual(
+      orderEnds(l),
+      { orders: 1, adopted: 0, ended: {}, rejected: 0, unended: 1, strangers: { orders: 0, cancelsSent: 0, cancelled: 0 } },
+      'not ended on the answer',
+    );
     bl.onEvent({ type: 'OrderClosed', marketId: MARKET, nonce: n, status: 'filled', ts: T0 + 3 });
     l.flush();
-    assert.deepEqual(orderEnds(l), { orders: 1, adopted: 0, ended: { filled: 1 }, rejected: 0, unended: 0 });
+    assert.deepEqual(orderEnds(l), {
+      orders: 1,
+      adopted: 0,
+      ended: { filled: 1 },
+      rejected: 0,
+      unended: 0,
+      strangers: { orders: 0, cancelsSent: 0, cancelled: 0 },
+    });
     assert.deepEqual(
       (l.db.prepare('SELECT result FROM cancels ORDER BY id').all() as { result: string }[]).map((r) => r.result),
       ['sent', 'already-cancelled'],
@@ -95,7 +127,7 @@ test("a cancel answered alreadyCancelled records the answer, not an end: the ven
 });
 
 test("the run report's orders line is orderEndsText, as `ledger summary` prints it", () => {
-  const orders = { orders: 3, adopted: 0, ended: { cancelled: 2, filled: 1 }, rejected: 0, unended: 0 };
+  const orders = { orders: 3, adopted: 0, ended: { cancelled: 2, filled: 1 }, rejected: 0, unended: 0, strangers: { orders: 0, cancelsSent: 0, cancelled: 0 } };
   const report = {
     startedAt: '',
     stoppedAt: '',
@@ -145,8 +177,8 @@ test("orders adopted: counted after they end, and an earlier run's order adopted
       { type: 'OrderAdopted', marketId: MARKET, slot: 'q:bid:0', nonce: hex32('a'), order: order('a'), remaining: 10_000_000, ts: now },
       { type: 'OrderAdopted', marketId: MARKET, slot: 'q:ask:0', nonce: hex32('b'), order: order('b'), remaining: 10_000_000, ts: now },
       { type: 'OrderAdopted', marketId: MARKET, slot: orphanSlot(hex32('c')), nonce: hex32('c'), order: order('c'), remaining: 10_000_000, ts: now },
-      { type: 'CancelSubmitted', marketId: MARKET, nonce: hex32('c'), ts: now },
-      { type: 'OrderCancelled', marketId: MARKET, nonce: hex32('c'), alreadyCancelled: false, ts: now + 1 },
+      { type: 'CancelSubmitted', marketId: MARKET, nonce: hex32('c'), stranger: true, ts: now },
+      { type: 'OrderCancelled', marketId: MARKET, nonce: hex32('c'), alreadyCancelled: false, stranger: true, ts: now + 1 },
       { type: 'CancelSubmitted', marketId: MARKET, nonce: hex32('a'), ts: now + 2 },
       { type: 'OrderCancelled', marketId: MARKET, nonce: hex32('a'), alreadyCancelled: false, ts: now + 3 },
       { type: 'OrderClosed', marketId: MARKET, nonce: hex32('b'), status: 'filled', ts: now + 4 },
@@ -158,18 +190,39 @@ test("orders adopted: counted after they end, and an earlier run's order adopted
     clock.t += 10;
     const l = bl.ledger;
     l.flush();
-    const counted = Number(line(await metrics.registry.metrics(), 'bookmaker_orders_adopted_total{'));
+    const text = await metrics.registry.metrics();
+    const counted = Number(line(text, 'bookmaker_orders_adopted_total{'));
     unbind();
+    // the stranger's cancel: counted apart by the metrics as by the ledger (src/orders/orphan-slot.ts isStrangerCancel)
+    assert.equal(Number(line(text, 'bookmaker_strangers_cancelled_total{')), 1, 'the metric: the stranger C cancelled');
+    assert.equal(Number(line(text, 'bookmaker_orders_cancelled_total{')), 1, "the metric: the bot's own cancelled, A alone");
+    assert.equal(Number(line(text, `bookmaker_orders_sent_total{market="${MARKET}",action="cancel-stranger"}`)), 1);
+    assert.equal(Number(line(text, `bookmaker_orders_sent_total{market="${MARKET}",action="cancel"}`)), 1);
     assert.equal(counted, 2, 'the metric: A and B, not the stranger');
     const run = bl.orderEndsOfRun()!;
     assert.equal(run.adopted, counted, "the run report's orders line counts the metric's adoptions");
     assert.equal(ledgerSummary(l, { since: runStart }).orders.adopted, counted, '`ledger summary --since` the run start: ordersAdopted');
     assert.equal(ledgerSummary(l).orders.adopted, counted, 'since inception: each order once');
     assert.equal(ledgerSummary(l, { market: MARKET }).orders.adopted, counted);
-    // A (an earlier run's) is this run's order too: adopted in it
-    assert.deepEqual(run, { orders: 3, adopted: 2, ended: { cancelled: 2, filled: 1 }, rejected: 0, unended: 0 });
-    assert.equal(orderEndsText(run), '3 (adopted 2): cancelled 2, filled 1; rejected 0, not ended 0');
+    // A (an earlier run's) is this run's order too: adopted in it; the stranger C is no order of this bot
+    assert.deepEqual(run, {
+      orders: 2,
+      adopted: 2,
+      ended: { cancelled: 1, filled: 1 },
+      rejected: 0,
+      unended: 0,
+      strangers: { orders: 1, cancelsSent: 1, cancelled: 1 },
+    });
+    assert.equal(
+      orderEndsText(run),
+      '2 (adopted 2): cancelled 1, filled 1; rejected 0, not ended 0; strangers cancelled 1 (cancels sent 1, found with no record 1)',
+    );
     assert.equal(ledgerSummary(l, { since: clock.now() }).orders.adopted, 0, 'a window after the adoptions has none');
+    const summary = ledgerSummary(l, { since: runStart });
+    assert.deepEqual(summary.orderEnds, run, '`ledger summary --since` the run start = the run report');
+    assert.equal(summary.orders.cancels, 1, "cancelsSent: the bot's own (A's), not the stranger's");
+    assert.equal(l.hasOrder(hex32('c')), false, "the stranger's row is no order of this bot (its fills are foreign)");
+    assert.equal(l.hasOrder(hex32('b')), true);
     bl.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -188,11 +241,51 @@ test("a ledger from before adopted_at: the rows its adoption inserted count, a s
     l.close();
     // the file as version 4 left it: no adopted_at column
     const db = new Database(file);
-    db.exec('DROP INDEX orders_adopted; ALTER TABLE orders DROP COLUMN adopted_at');
+    db.exec(
+      'DROP INDEX orders_adopted; ALTER TABLE orders DROP COLUMN adopted_at; DROP INDEX orders_strangers; ALTER TABLE orders DROP COLUMN stranger_at; DROP INDEX cancels_stranger; ALTER TABLE cancels DROP COLUMN stranger',
+    );
     db.pragma('user_version = 4');
     db.close();
     const again = openLedger({ path: file, clock });
     assert.equal(orderEnds(again).adopted, 1);
     assert.equal(ledgerSummary(again).orders.adopted, 1);
+    // and (version 6) the stranger's row is a stranger's, apart from the bot's orders
+    assert.equal(orderEnds(again).orders, 1);
+    assert.equal(orderEnds(again).strangers.orders, 1);
+    again.close();
+  }));
+
+test("a version-5 ledger: the rows and cancels of strangers it holds are strangers' once upgraded in place (version 6)", () =>
+  withTmpLedger(({ file }) => {
+    const clock = settableClock();
+    const l = openLedger({ path: file, clock });
+    const row = (c: string, slot: string) =>
+      l.orderAdopted({ nonce: hex32(c), marketId: MARKET, slot, outcomeIndex: 1, side: 0, price: 500_000, size: 10_000_000, ts: T0 });
+    l.orderSubmitted({ nonce: hex32('1'), marketId: MARKET, slot: 'q:bid:0', outcomeIndex: 1, side: 0, price: 500_000, size: 10_000_000, ts: T0 }, false);
+    row('2', orphanSlot(hex32('2')));
+    for (const c of ['1', '2']) {
+      l.cancel(hex32(c), MARKET, 'sent', null, T0 + 1);
+      l.cancel(hex32(c), MARKET, 'cancelled', null, T0 + 2);
+      l.orderEnded(hex32(c), 'cancelled', T0 + 2);
+    }
+    l.close();
+    // the file as version 5 left it: no stranger marks
+    const db = new Database(file);
+    db.exec('DROP INDEX orders_strangers; ALTER TABLE orders DROP COLUMN stranger_at; DROP INDEX cancels_stranger; ALTER TABLE cancels DROP COLUMN stranger');
+    db.pragma('user_version = 5');
+    db.close();
+    const again = openLedger({ path: file, clock });
+    assert.equal(again.db.pragma('user_version', { simple: true }), 6);
+    const ends = orderEnds(again);
+    assert.deepEqual(ends, {
+      orders: 1,
+      adopted: 0,
+      ended: { cancelled: 1 },
+      rejected: 0,
+      unended: 0,
+      strangers: { orders: 1, cancelsSent: 1, cancelled: 1 },
+    });
+    assert.equal(ledgerSummary(again).orders.cancels, 1, "cancelsSent: the bot's own");
+    assert.equal(again.hasOrder(hex32('2')), false);
     again.close();
   }));

@@ -11,7 +11,7 @@ import { BadInputError } from '../../model/errors.ts';
 import { bytes32Of } from '../../model/ids.ts';
 import { ledgerPath } from '../../ledger/bot-ledger.ts';
 import { accountMarks, ledgerSummary, listFills, listOrders, pnlByMarket, type Filter } from '../../ledger/books.ts';
-import { orderEndsText } from '../../ledger/order-ends.ts';
+import { orderEndsText, strangersText } from '../../ledger/order-ends.ts';
 import { openLedger, type Ledger } from '../../ledger/ledger.ts';
 import { systemClock } from '../../core/clock.ts';
 import { existsSync } from 'node:fs';
@@ -154,6 +154,7 @@ function render(ledger: Ledger, sub: Sub, f: Filter, fmt: Format, limit: number,
         ['ordersAdopted', s.orders.adopted],
         ['cancelsSent', s.orders.cancels],
         ['orderEnds', orderEndsText(s.orderEnds)],
+        ['strangers', strangersText(s.orderEnds.strangers)],
         ['startups', s.startups],
         ['firstFill', iso(s.firstFillAt)],
         ['lastFill', iso(s.lastFillAt)],

@@ -150,7 +150,14 @@ export function controlPhase(
     let read: readonly VenueOrderStatus[] | null = null;
     const closing = gone.length > 0 ? { nonces: gone.map((g) => g.nonce), read: (r: readonly VenueOrderStatus[]) => (read = r) } : undefined;
     if (refused) log.info("refused at start: no fills swept into this ledger (the orders at the venue are another trader's)");
-    else await bookLedger.finalSweep(client, cp.venue.trader, accountBooks, closing);
+    // the fills it finds go to the books, then to the store (as the feeds' fills: its position, attribution
+    // and fill counters then hold what the books hold), before the closes of their orders
+    // (marked in the books then, as a tick marks them: a market whose first fill this is has no mark yet)
+    else
+      await bookLedger.finalSweep(client, cp.venue.trader, accountBooks, closing, (fills) => {
+        cp.core.receiveAll(fills);
+        cp.core.kernel.markBooksOf(new Set(fills.map((f) => f.marketId)));
+      });
     closeAtStop({ core: cp.core, clock: c.clock, log, ends: (n) => bookLedger.orderEndsOf(n) }, gone, read);
   });
   // from here on this run may hold orders at the venue: a stop request during the rest of start-up
