@@ -24,7 +24,10 @@
  * warms each process up N times instead of three (is a tree still compiling in the first pairs?), and
  * BACKTEST_EDGE_LOCKSTEP_NODE='flags' starts both processes with these node flags (e.g.
  * `--initial-old-space-size=512`: are full collections inside the runs what the median reads?). The
- * medians of the first and the second half of the pairs are printed too.
+ * medians of the first and the second half of the pairs are printed too. `--both-ways` runs half the pairs
+ * with this tree's process spawned first and half (two fresh processes) with the base's spawned first, and
+ * reads the geometric mean of the two halves' medians, in which a bias of the spawn order (if any: same-code
+ * controls have read 0.95-1.16) cancels.
  *
  * `npm run bench -- backtest-edge --alloc [--bot ...]`: what one run allocates, a figure the machine's load
  * does not move. One process per tree; V8's sampling heap profiler (one sample per ~1 KB allocated,
@@ -586,39 +589,64 @@ if (process.argv.includes('--lockstep')) {
       },
     };
   };
-  const mine = start(process.cwd());
-  const theirs = start(baseTree);
-  await Promise.all([mine.ready(), theirs.ready()]);
+  const bothWays = process.argv.includes('--both-ways');
   const a: Run[] = [];
   const b: Run[] = [];
-  for (let i = 0; i < pairs; i++) {
-    if (i % 2 === 0) {
-      a.push(await mine.run());
-      b.push(await theirs.run());
-    } else {
-      b.push(await theirs.run());
-      a.push(await mine.run());
+  /** one round: a process per tree (`thisFirst`: this tree's spawned and run first), `n` pairs */
+  const round = async (n: number, thisFirst: boolean): Promise<void> => {
+    const first = start(thisFirst ? process.cwd() : baseTree);
+    const second = start(thisFirst ? baseTree : process.cwd());
+    const [mine, theirs] = thisFirst ? [first, second] : [second, first];
+    await Promise.all([first.ready(), second.ready()]);
+    for (let i = 0; i < n; i++) {
+      if ((i % 2 === 0) === thisFirst) {
+        a.push(await mine.run());
+        b.push(await theirs.run());
+      } else {
+        b.push(await theirs.run());
+        a.push(await mine.run());
+      }
     }
-  }
-  mine.p.stdin.end();
-  theirs.p.stdin.end();
+    mine.p.stdin.end();
+    theirs.p.stdin.end();
+    await Promise.all([first.p, second.p].map((p) => new Promise((done) => (p.exitCode === null ? p.once('exit', done) : done(null)))));
+  };
   const median = (xs: number[]) => {
     const s = [...xs].sort((x, y) => x - y);
     const m = s.length >> 1;
     return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
   };
+  // --both-ways: half the pairs with this tree's process spawned (and run) first, half with the base's; the
+  // figure is the geometric mean of the two rounds' medians, in which a bias of the spawn order cancels
+  // (docs/performance/backtest.md, "What the pair median reads")
+  const half = bothWays ? pairs >> 1 : pairs;
+  await round(half, true);
+  if (bothWays) await round(pairs - half, false);
   const least = (xs: Run[]) => Math.min(...xs.map((r) => r.cpu));
   const ratios = a.map((r, i) => r.cpu / b[i]!.cpu);
-  const rc = median(ratios);
+  const thisFirstMedian = median(ratios.slice(0, half));
+  const baseFirstMedian = bothWays ? median(ratios.slice(half)) : Number.NaN;
+  const rc = bothWays ? Math.sqrt(thisFirstMedian * baseFirstMedian) : median(ratios);
   const rows = a[0]!.rows;
   report(
     [
       ['recording', `polymarket-tickscope, ${rows.toLocaleString('en-US')} rows; bot: ${botChoice}; ${pairs} pairs run in lockstep`],
+      ...(bothWays
+        ? ([['median of the pair ratios, this tree spawned first / the base first', `${thisFirstMedian.toFixed(4)} / ${baseFirstMedian.toFixed(4)}`]] as [
+            string,
+            string,
+          ][])
+        : []),
       ['this tree: CPU ms per run (least / median)', `${(least(a) * 1000).toFixed(1)} / ${(median(a.map((r) => r.cpu)) * 1000).toFixed(1)}`],
       ['base tree: CPU ms per run (least / median)', `${(least(b) * 1000).toFixed(1)} / ${(median(b.map((r) => r.cpu)) * 1000).toFixed(1)}`],
       ['this tree: events per CPU-second (least CPU)', rows / least(a)],
       ['base tree: events per CPU-second (least CPU)', rows / least(b)],
-      ['CPU ratio this / base (median of pairs; < 1 is faster)', rc],
+      [
+        bothWays
+          ? "CPU ratio this / base (geometric mean of the two rounds' medians; < 1 is faster)"
+          : 'CPU ratio this / base (median of pairs; < 1 is faster)',
+        rc,
+      ],
       [
         'pair ratios, sorted',
         [...ratios]
