@@ -1,7 +1,7 @@
 /**
- * heap-diff: what grew between two heap snapshots of one process (docs/perf-soak2.md).
+ * heap-diff: what grew between two heap snapshots of one process (docs/performance/soak-growth.md).
  *
- *   node --max-old-space-size=4096 test/bench/heap-diff.mjs EARLIER.heapsnapshot LATER.heapsnapshot
+ *   node --max-old-space-size=4096 scripts/heap-diff.mjs EARLIER.heapsnapshot LATER.heapsnapshot
  *
  * Take the snapshots with `--heapsnapshot-signal=SIGUSR2` on the process (each follows a full GC). Printed:
  * reachable self size of each; self size and count by node type and name, growth first; the same summed by
