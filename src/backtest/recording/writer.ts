@@ -118,15 +118,25 @@ export class RecordingWriter {
 
   /** Append one event. Returns false when the caller should wait for 'drain' (see `drain()`). */
   write(e: RecordedEvent): boolean {
+    if (this.rotateDue()) this.rotate();
+    return this.gzip!.write(this.counted(e));
+  }
+
+  /** Whether the next event opens a new file (none open yet, or the current one is full or old); throws once closed. */
+  private rotateDue(): boolean {
     if (this.closed) throw new Error('recording writer is closed');
-    if (!this.gzip || this.bytes >= this.rotateBytes || this.now() - this.openedAt >= this.rotateMs) this.rotate();
+    return !this.gzip || this.bytes >= this.rotateBytes || this.now() - this.openedAt >= this.rotateMs;
+  }
+
+  /** The event's line, counted in the current file (its bytes, events and first and last times). */
+  private counted(e: RecordedEvent): string {
     const line = JSON.stringify(e) + '\n';
     this.bytes += line.length;
     const f = this.current!;
     if (f.events === 0) f.firstLts = e.lts;
     f.events++;
     f.lastLts = e.lts;
-    return this.gzip!.write(line);
+    return line;
   }
 
   /**
@@ -144,18 +154,11 @@ export class RecordingWriter {
       if (!ok) await this.drain();
     };
     for (const e of events) {
-      if (this.closed) throw new Error('recording writer is closed');
-      if (!this.gzip || this.bytes >= this.rotateBytes || this.now() - this.openedAt >= this.rotateMs) {
+      if (this.rotateDue()) {
         await flush();
         this.rotate();
       }
-      const line = JSON.stringify(e) + '\n';
-      this.bytes += line.length;
-      const f = this.current!;
-      if (f.events === 0) f.firstLts = e.lts;
-      f.events++;
-      f.lastLts = e.lts;
-      chunk += line;
+      chunk += this.counted(e);
       if (chunk.length >= 65_536) await flush();
     }
     await flush();
