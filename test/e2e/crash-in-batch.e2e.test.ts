@@ -17,20 +17,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ledgerSummary } from '../../src/ledger/books.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
-import { ledgerConfig, onLedgerExchange, openOrders, scrapeMetrics, startTestBot, waitFor, withTimeout, yesTerms, type Harness } from './harness.ts';
+import { allOrders, ledgerConfig, onLedgerExchange, openOrders, scrapeMetrics, startTestBot, waitFor, withTimeout, yesTerms } from './harness.ts';
 import { freePort } from '../support/net.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { assertMoneyAgrees, ledgerFillRows, runChild, take } from './restart-checks.ts';
-
-/** Every order of the bot's wallet at the venue, any status. */
-async function allOrders(h: Harness): Promise<VenueOrder[]> {
-  const out: VenueOrder[] = [];
-  for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) out.push(o);
-  return out;
-}
 
 /** The nonces the ledger file holds an order row of (lower case). */
 const recordedNonces = (file: string): Set<string> =>
@@ -60,7 +53,7 @@ test('kill -9 after the venue ran a create and before its batch reached the ledg
       await withTimeout(Promise.all(held.map((r) => r.gone)), 30_000, "the exchange did not see run 1's connections close");
       h.ex.holdRequests(null);
       release();
-      const left = (await allOrders(h)).filter((v) => v.status === 'open');
+      const left = (await allOrders(h.bot)).filter((v) => v.status === 'open');
       assert.ok(left.length > 0, 'the venue holds the orders of the create it ran');
       // the case is made: the ledger (final, run 1 is dead) has no record of them: they were in the batch
       const recorded = recordedNonces(ledger);
@@ -110,7 +103,7 @@ test('kill -9 after the venue ran a create and before its batch reached the ledg
       bot = null;
       assert.equal(await b.stop(), 0);
       assert.equal((await openOrders(h.bot)).length, 0, 'the stop cancelled everything');
-      for (const v of await allOrders(h)) if (atVenue.has(v.nonce.toLowerCase())) assert.notEqual(v.status, 'open');
+      for (const v of await allOrders(h.bot)) if (atVenue.has(v.nonce.toLowerCase())) assert.notEqual(v.status, 'open');
       // after they ended (cancelled at the stop, or filled): still counted as adopted, in every place
       const summary = readLedgerFile(ledger, (l) => ({ all: ledgerSummary(l), run: ledgerSummary(l, { since: runStart - 60_000 }) }));
       assert.equal(summary.all.orders.adopted, adopted, 'ordersAdopted once the adopted orders ended');

@@ -24,7 +24,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ledgerSummary } from '../../src/ledger/books.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
 import { filledShares } from '../../src/orders/venue-order-shares.ts';
@@ -32,6 +32,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import {
+  allOrders,
   BOT_KEY,
   cli,
   onLedgerExchange,
@@ -44,30 +45,10 @@ import {
   yaml,
   yesTerms,
   type Child,
-  type Harness,
 } from './harness.ts';
 import { freePort } from '../support/net.ts';
 import { readLedgerFile } from './ledger-runs.ts';
-import { assertMoneyAgrees, ledgerFillRows } from './restart-checks.ts';
-
-/** Every order of the bot's wallet at the venue, any status. */
-async function allOrders(h: Harness): Promise<VenueOrder[]> {
-  const out: VenueOrder[] = [];
-  for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) out.push(o);
-  return out;
-}
-
-/** At most one open order per market and side at the venue (asserts), over `looks` looks 100 ms apart. */
-async function oncePerSlot(h: Harness, looks: number): Promise<void> {
-  for (let i = 0; i < looks; i++) {
-    for (const m of h.markets) {
-      const ys = (await openOrders(h.bot, m)).map(yesTerms);
-      const bids = ys.filter((y) => y.side === 'bid').length;
-      assert.ok(bids <= 1 && ys.length - bids <= 1, `two orders for one slot in ${m}: ${bids} bids, ${ys.length - bids} asks`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { assertMoneyAgrees, ledgerFillRows, oncePerSlot } from './restart-checks.ts';
 
 /** The ledger's row of an order (lower-case nonce), or undefined. */
 function ledgerRow(file: string, nonce: string): { status: string; answer: string | null; endedAt: number | null } | undefined {
@@ -143,7 +124,7 @@ test('kill -9 after the venue ran a cancel-replace, before its answer: no order 
       release();
 
       // the case is made: both legs ran at the venue, the ledger (final: run 1 is dead) has neither answer
-      const venue1 = await allOrders(h);
+      const venue1 = await allOrders(h.bot);
       const oldNow = venue1.find((v) => v.nonce.toLowerCase() === old.nonce.toLowerCase())!;
       assert.equal(oldNow.status, 'cancelled', 'the cancel leg ran: the old bid is cancelled at the venue');
       const bidsNow = venue1.filter((v) => v.status === 'open' && v.marketId.toLowerCase() === m0 && yesTerms(v).side === 'bid');
@@ -180,7 +161,7 @@ test('kill -9 after the venue ran a cancel-replace, before its answer: no order 
         ledger,
         (l) => l.db.prepare('SELECT nonce, SUM(size) AS s FROM fills GROUP BY nonce').all() as { nonce: string; s: number }[],
       );
-      const venueFilled = (await allOrders(h)).filter((v) => filledShares(v) > 0).map((v) => [v.nonce.toLowerCase(), filledShares(v)] as const);
+      const venueFilled = (await allOrders(h.bot)).filter((v) => filledShares(v) > 0).map((v) => [v.nonce.toLowerCase(), filledShares(v)] as const);
       assert.deepEqual(fills.map((f) => [f.nonce.toLowerCase(), f.s] as const).sort(), [...venueFilled].sort(), "per order, the ledger's fills = the venue's");
       assert.deepEqual(venueFilled, [[bid1.nonce.toLowerCase(), 2_000_000]], "run 2's fill alone");
       bot = null;
@@ -191,7 +172,7 @@ test('kill -9 after the venue ran a cancel-replace, before its answer: no order 
       // the ledger = the venue: every order of both runs ended, per order the venue's filled shares
       const s = readLedgerFile(ledger, (l) => ({ all: ledgerSummary(l), run: ledgerSummary(l, { since }) }));
       assert.equal(s.all.orderEnds.unended, 0, 'every order of both runs ended in the ledger');
-      const venueAll = await allOrders(h);
+      const venueAll = await allOrders(h.bot);
       const ledgerNonces = readLedgerFile(
         ledger,
         (l) => new Set((l.db.prepare('SELECT nonce FROM orders').all() as { nonce: string }[]).map((r) => r.nonce.toLowerCase())),

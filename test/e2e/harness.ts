@@ -17,6 +17,7 @@ import { createSigner, type Signer } from '../../src/exchange/signing/signer.ts'
 import { createVenueClient, type VenueClient } from '../../src/exchange/venue-client.ts';
 import type { Bytes32, LimitOrder, VenueOrder } from '../../src/model/order.ts';
 import { startBot, type Bot, type BotOptions } from '../../src/runtime/bot.ts';
+import type { HeldRequest } from '../../src/sim/http-server.ts';
 import type { FaultSettings } from '../../src/sim/faults.ts';
 import { createLocalExchange, type LocalExchange } from '../../src/sim/local-exchange.ts';
 import { cliArgs } from '../support/cli.ts';
@@ -232,6 +233,13 @@ export async function openOrders(a: Account, marketId?: Bytes32): Promise<VenueO
   return out;
 }
 
+/** Every order of the account's wallet at the venue, any status. */
+export async function allOrders(a: Account): Promise<VenueOrder[]> {
+  const out: VenueOrder[] = [];
+  for await (const o of a.client.orders.iterate({ trader: a.wallet, limit: 100 })) out.push(o);
+  return out;
+}
+
 /** Place a signed order from an account (prices in 1e-6 USDC, sizes in shares). */
 export async function place(a: Account, o: Omit<LimitOrder, 'size'> & { shares: number }): Promise<VenueOrder | null> {
   const { shares, ...rest } = o;
@@ -321,6 +329,24 @@ export async function boughtYes(h: Harness, bot: Bot, m: Bytes32, shares: number
   await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid.price, shares, timeInForce: 1, inventoryMode: 2 });
   const k = m.toLowerCase() as Bytes32;
   await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * 1_000_000, 30_000);
+}
+
+/**
+ * Hold the bot's lists of its open orders once its stop is cancelling every order (its feeds are closed by
+ * then), before they run: `held` collects them; `release` lets them run. The caller ends the hold
+ * (`h.ex.holdRequests(null)`) and releases in its `finally`.
+ */
+export function holdStopOrderLists(h: Harness, bot: Bot): { held: HeldRequest[]; release: () => void } {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const held: HeldRequest[] = [];
+  h.ex.holdRequests((r) => {
+    if (r.method !== 'GET' || r.path !== '/orders' || r.stage !== 'before' || r.trader.toLowerCase() !== h.bot.wallet.toLowerCase()) return undefined;
+    if (!bot.stopProgress()?.step.startsWith('cancelling every order')) return undefined;
+    held.push(r);
+    return released;
+  });
+  return { held, release };
 }
 
 /**

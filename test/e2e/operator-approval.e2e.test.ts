@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
-import type { VenueOrder } from '../../src/model/order.ts';
-import { config, openOrders, place, setBook, startExchange, startTestBot, withTimeout, type Harness } from './harness.ts';
+import { allOrders, config, openOrders, place, setBook, startExchange, startTestBot, withTimeout, type Harness } from './harness.ts';
 
 let h: Harness;
 
@@ -24,17 +23,11 @@ after(async () => {
   await h?.close();
 });
 
-async function allOrders(): Promise<VenueOrder[]> {
-  const out: VenueOrder[] = [];
-  for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) out.push(o);
-  return out;
-}
-
 test('the local exchange accepts a create of a wallet without operator approval and voids it on arrival', async () => {
   const before = await h.bot.client.balance.summary(h.bot.wallet);
   const answer = await place(h.bot, { marketId: h.markets[0]!, outcomeIndex: 1, side: 0, price: 470_000, shares: 10 });
   assert.equal(answer?.status, 'voided', 'the create answer already says voided');
-  const [o] = await allOrders();
+  const [o] = await allOrders(h.bot);
   assert.ok(o, 'the order was accepted');
   assert.equal(o.status, 'voided');
   assert.equal(o.voidReason, 'MISSING_OPERATOR_APPROVAL');
@@ -46,7 +39,7 @@ test('the local exchange accepts a create of a wallet without operator approval 
 test('the bot halts with exit 4, the cause and the fix, instead of re-placing voided quotes', { timeout: 60_000 }, async () => {
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) } });
-  const voidedBefore = (await allOrders()).length;
+  const voidedBefore = (await allOrders(h.bot)).length;
   const bot = await startTestBot(h, await config(h), { logger });
   let code: number;
   try {
@@ -63,7 +56,7 @@ test('the bot halts with exit 4, the cause and the fix, instead of re-placing vo
   assert.equal(r.status, 503);
   assert.match(JSON.stringify(r.body.reasons), /process halted: .*operator/);
   // one round of quotes at most went out before the first void was read: no churn
-  const placed = (await allOrders()).length - voidedBefore;
+  const placed = (await allOrders(h.bot)).length - voidedBefore;
   assert.ok(placed > 0, 'the bot did quote');
   assert.ok(placed <= 4 * h.markets.length * 2, `creates stopped at the first void: ${placed}`);
   assert.equal((await openOrders(h.bot)).length, 0);

@@ -118,3 +118,16 @@ export async function assertMoneyAgrees(h: Harness, bot: Bot, ledger: string): P
     "the books' holdings = the venue's",
   );
 }
+
+/** At most one open order per market and side at the venue (asserts), over `looks` looks 100 ms apart. */
+export async function oncePerSlot(h: Harness, looks: number): Promise<void> {
+  for (let i = 0; i < looks; i++) {
+    for (const m of h.markets) {
+      const ys = (await openOrders(h.bot, m)).map(yesTerms);
+      const bids = ys.filter((y) => y.side === 'bid').length;
+      const asks = ys.length - bids;
+      assert.ok(bids <= 1 && asks <= 1, `two orders for one slot in ${m}: ${bids} bids, ${asks} asks`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

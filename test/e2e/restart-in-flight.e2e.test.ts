@@ -14,32 +14,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { filledShares } from '../../src/orders/venue-order-shares.ts';
-import { ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms, type Harness } from './harness.ts';
+import { allOrders, ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
-import { assertMoneyAgrees, ledgerFillRows, runChild, take } from './restart-checks.ts';
-
-/** Every order of the bot's wallet at the venue, any status. */
-async function allOrders(h: Harness): Promise<VenueOrder[]> {
-  const out: VenueOrder[] = [];
-  for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) out.push(o);
-  return out;
-}
-
-/** At most one open order per market and side at the venue (asserts), over `looks` looks 100 ms apart. */
-async function oncePerSlot(h: Harness, looks: number): Promise<void> {
-  for (let i = 0; i < looks; i++) {
-    for (const m of h.markets) {
-      const ys = (await openOrders(h.bot, m)).map(yesTerms);
-      const bids = ys.filter((y) => y.side === 'bid').length;
-      const asks = ys.length - bids;
-      assert.ok(bids <= 1 && asks <= 1, `two orders for one slot in ${m}: ${bids} bids, ${asks} asks`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { assertMoneyAgrees, ledgerFillRows, oncePerSlot, runChild, take } from './restart-checks.ts';
 
 /** The ledger's filled shares per order (nonce) and the orders it holds live (never ended). */
 function ledgerOrders(file: string): { filled: Map<string, number>; unended: string[] } {
@@ -115,7 +95,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
       await withTimeout(Promise.all(held.map((r) => r.gone)), 30_000, "the exchange did not see run 1's connections close");
       h.ex.holdRequests(null);
       release();
-      const left = (await allOrders(h)).filter((v) => v.status === 'open');
+      const left = (await allOrders(h.bot)).filter((v) => v.status === 'open');
       if (o.what === 'create' && o.stage === 'before') assert.equal(left.length, 0, 'nothing of run 1 reached the venue');
       if (o.what === 'create' && o.stage === 'after') assert.ok(left.length > 0, 'the held creates were accepted');
       if (o.what === 'stop-cancel') assert.equal(left.length, o.stage === 'after' ? 0 : 4, 'the held cancel ran (after) or not (before)');
@@ -148,7 +128,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
       // run 1's orders the new bot kept are working in their slots; the others are cancelled
       for (const t of b.orderManager.tracked())
         if (atVenue.has(t.planned.nonce.toLowerCase())) assert.equal(t.state, 'working', `adopted order ${t.planned.nonce}`);
-      for (const v of await allOrders(h)) if (atVenue.has(v.nonce.toLowerCase()) && v.status !== 'open') assert.equal(v.status, 'cancelled');
+      for (const v of await allOrders(h.bot)) if (atVenue.has(v.nonce.toLowerCase()) && v.status !== 'open') assert.equal(v.status, 'cancelled');
       // a fill in run 2
       await take(h, m1, 'bid', 2);
       await waitFor('run 2 recorded its fill', () => ledgerFillRows(ledger).rows === before + downFills + 1, 30_000);
@@ -156,7 +136,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
       // per order, the ledger's filled shares are the venue's: every fill once
       const orders = ledgerOrders(ledger);
       const venueFilled = new Map<string, number>();
-      for (const v of await allOrders(h)) if (filledShares(v) > 0) venueFilled.set(v.nonce.toLowerCase(), filledShares(v));
+      for (const v of await allOrders(h.bot)) if (filledShares(v) > 0) venueFilled.set(v.nonce.toLowerCase(), filledShares(v));
       assert.deepEqual([...orders.filled.entries()].sort(), [...venueFilled.entries()].sort(), "per order, the ledger's fills = the venue's");
       // an order run 1 recorded and the venue no longer holds open is ended by the catch-up, not left live
       for (const n of recorded) if (!atVenue.has(n)) assert.ok(!orders.unended.includes(n), `order ${n} of run 1 is not left live in the ledger`);

@@ -13,11 +13,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HeldRequest } from '../../src/sim/http-server.ts';
 import type { VenueOrder } from '../../src/model/order.ts';
 import { replayPositions } from '../../src/ledger/books.ts';
 import { summaryRows } from '../../src/runtime/terminal-summary.ts';
-import { onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
+import { holdStopOrderLists, onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
@@ -26,17 +25,9 @@ test("a fill racing the stop's cancels: the store and the health model agree wit
     // no periodic reconcile (it could read the filled order gone first): the cancel-all alone meets it
     const { bot, m0, bid } = await quotingForStop(h, ledger);
     let stopping: Promise<number> | null = null;
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
+    // the bot's lists of open orders once the stop cancels (its feeds are closed by then), held before they run
+    const { held, release } = holdStopOrderLists(h, bot);
     try {
-      // the bot's lists of open orders once the stop cancels (its feeds are closed by then), held before they run
-      const held: HeldRequest[] = [];
-      h.ex.holdRequests((r) => {
-        if (r.method !== 'GET' || r.path !== '/orders' || r.stage !== 'before' || r.trader.toLowerCase() !== h.bot.wallet.toLowerCase()) return undefined;
-        if (!bot.stopProgress()?.step.startsWith('cancelling every order')) return undefined;
-        held.push(r);
-        return released;
-      });
       stopping = bot.stop();
       await waitFor("the cancel-all's list of open orders is held", () => held.length > 0, 60_000);
       // the mover takes the whole bid (10 shares) before the list runs

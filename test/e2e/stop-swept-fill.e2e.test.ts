@@ -17,11 +17,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ledgerSummary, replayPositions } from '../../src/ledger/books.ts';
 import { micro } from '../../src/model/units.ts';
-import type { HeldRequest } from '../../src/sim/http-server.ts';
 import { summaryRows } from '../../src/runtime/terminal-summary.ts';
 import { marketAttribution } from '../../src/state/edge-view.ts';
 import { marketPnl } from '../../src/state/market-view.ts';
-import { metricValue, onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
+import { holdStopOrderLists, metricValue, onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields } from './restart-checks.ts';
 
@@ -29,16 +28,9 @@ test("a fill the stop's final sweep alone finds: the store, the status line, the
   await onLedgerExchange(async (h, ledger) => {
     const { bot, m0, bid } = await quotingForStop(h, ledger);
     let stopping: Promise<number> | null = null;
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
+    // the bot's lists of open orders once the stop cancels (its feeds are closed by then), held before they run
+    const { held, release } = holdStopOrderLists(h, bot);
     try {
-      const held: HeldRequest[] = [];
-      h.ex.holdRequests((r) => {
-        if (r.method !== 'GET' || r.path !== '/orders' || r.stage !== 'before' || r.trader.toLowerCase() !== h.bot.wallet.toLowerCase()) return undefined;
-        if (!bot.stopProgress()?.step.startsWith('cancelling every order')) return undefined;
-        held.push(r);
-        return released;
-      });
       const storeFillsBefore = bot.store.state.markets.get(m0)!.position.fills;
       stopping = bot.stop();
       await waitFor("the cancel-all's list of open orders is held", () => held.length > 0, 60_000);
