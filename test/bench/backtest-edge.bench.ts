@@ -654,10 +654,15 @@ if (process.argv.includes('--lockstep')) {
           .map((r) => r.toFixed(3))
           .join(' '),
       ],
-      [
-        'median of the pair ratios, first / second half of the pairs',
-        pairs < 2 ? '—' : `${median(ratios.slice(0, pairs >> 1)).toFixed(4)} / ${median(ratios.slice(pairs >> 1)).toFixed(4)}`,
-      ],
+      // with --both-ways the two halves are the two rounds, printed above
+      ...(bothWays
+        ? []
+        : ([
+            [
+              'median of the pair ratios, first / second half of the pairs',
+              pairs < 2 ? '—' : `${median(ratios.slice(0, pairs >> 1)).toFixed(4)} / ${median(ratios.slice(pairs >> 1)).toFixed(4)}`,
+            ],
+          ] as [string, string][])),
       ['fills / PnL (this, base)', `${a[0]!.fills} / ${a[0]!.pnl} · ${b[0]!.fills} / ${b[0]!.pnl}`],
     ],
     versus(
