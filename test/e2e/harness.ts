@@ -233,8 +233,8 @@ export async function openOrders(a: Account, marketId?: Bytes32): Promise<VenueO
   return out;
 }
 
-/** Every order of the account's wallet at the venue, any status. */
-export async function allOrders(a: Account): Promise<VenueOrder[]> {
+/** Every order of the account's wallet at the venue, any status (an Account, or anything with a client and a wallet: a `bookmaker sim` child's). */
+export async function allOrders(a: Pick<Account, 'client' | 'wallet'>): Promise<VenueOrder[]> {
   const out: VenueOrder[] = [];
   for await (const o of a.client.orders.iterate({ trader: a.wallet, limit: 100 })) out.push(o);
   return out;
