@@ -112,15 +112,18 @@ export function exchangeForFile(
 }
 
 /** A bot config for the harness: fast intervals, one band of 10 shares each side at 2¢ from the fair price. */
-/** `account` is the body of the `account:` section (its lines indented by two spaces), when given. */
-export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string; account?: string } = {}): string {
+/** `account` is the body of the `account:` section (its lines indented by two spaces), when given; `strategyName` replaces `bands` (give its `strategy` params too). */
+export function yaml(
+  h: Harness,
+  extra: { risk?: string; orders?: string; markets?: string; strategy?: string; strategyName?: string; account?: string } = {},
+): string {
   return `
 venue:
   chain: testnet
   baseUrl: ${h.baseUrl}
 defaults:
   strategy:
-    name: bands
+    name: ${extra.strategyName ?? 'bands'}
     params:
 ${
   extra.strategy ??
