@@ -17,7 +17,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { allOrders, ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms, type Harness } from './harness.ts';
+import {
+  allOrders,
+  ledgerConfig,
+  onLedgerExchange,
+  openOrders,
+  place,
+  setBook,
+  startTestBot,
+  waitFor,
+  withTimeout,
+  yesTerms,
+  type Harness,
+} from './harness.ts';
 
 const LOPSIDED = { strategyName: 'lopsided', strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' };
 

@@ -93,7 +93,10 @@ async function crashInFlight(o: InFlight): Promise<void> {
         await waitFor('run 1 quotes both markets', async () => (await openOrders(h.bot)).length === 4, 120_000);
         if (wide) {
           const bid = (await openOrders(h.bot, m0)).find((v) => yesTerms(v).side === 'bid');
-          assert.ok(bid && yesTerms(bid).price === 490_000, `run 1 bids 0.49 in market 0 (the mid 0.50 less half a cent, rounded down): ${JSON.stringify(bid && yesTerms(bid))}`);
+          assert.ok(
+            bid && yesTerms(bid).price === 490_000,
+            `run 1 bids 0.49 in market 0 (the mid 0.50 less half a cent, rounded down): ${JSON.stringify(bid && yesTerms(bid))}`,
+          );
           oldBid = bid.nonce.toLowerCase();
         }
         armed = true;
