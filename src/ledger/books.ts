@@ -429,13 +429,28 @@ export interface OrderLine {
   readonly endedAt: number | null;
   /** shares filled, from the recorded fills */
   readonly filled: number;
+  /** how the bot met the order as a stranger (docs/ledger-operations.md, "Strangers the bot cancels"), or null (its own order, never cancelled as one) */
+  readonly stranger: OrderStranger | null;
 }
+
+/**
+ * An order the bot cancelled as a stranger (reconciliation took it in under an `orphan:` slot, schema version 6):
+ * - `no-record`: the ledger had no row of it (another trader's, or a crash's): its row is the stranger's (`orders.stranger_at`),
+ *   one of the "found with no record" of `ledger summary`'s strangers row, and no order of this bot in its counts;
+ * - `earlier-run`: the ledger's own row (an earlier run's order no longer wanted), with a cancel marked `cancels.stranger`;
+ *   its row stays counted as the bot's (it was, in that run).
+ * Either way its cancels are the strangers' cancels sent, not the bot's `cancelsSent`.
+ */
+export type OrderStranger = 'no-record' | 'earlier-run';
 
 export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine[] {
   const w = where(f, 'o.submitted_at', 'o.market_id');
   const rows = ledger.db
     .prepare(
-      `SELECT o.*, COALESCE((SELECT SUM(size) FROM fills WHERE fills.nonce = o.nonce), 0) AS filled FROM orders o ${w.sql} ORDER BY o.submitted_at, o.rowid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`,
+      `SELECT o.*, COALESCE((SELECT SUM(size) FROM fills WHERE fills.nonce = o.nonce), 0) AS filled,
+              CASE WHEN o.stranger_at IS NOT NULL THEN 'no-record'
+                   WHEN EXISTS (SELECT 1 FROM cancels c WHERE c.nonce = o.nonce AND c.stranger IS NOT NULL) THEN 'earlier-run' END AS stranger
+       FROM orders o ${w.sql} ORDER BY o.submitted_at, o.rowid ${limit > 0 ? `LIMIT ${Math.floor(limit)}` : ''}`,
     )
     .all(...w.args) as {
     submitted_at: number;
@@ -451,6 +466,7 @@ export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine
     answer: string | null;
     ended_at: number | null;
     filled: number;
+    stranger: OrderStranger | null;
   }[];
   return rows.map((r) => ({
     submittedAt: r.submitted_at,
@@ -463,6 +479,7 @@ export function listOrders(ledger: Ledger, f: Filter = {}, limit = 0): OrderLine
     answer: r.answer,
     endedAt: r.ended_at,
     filled: shares(r.filled),
+    stranger: r.stranger,
   }));
 }
 

@@ -6,6 +6,13 @@
  * - anything else → mixed bulk calls of at most `batchLimit` operations each, a replace's cancel
  *   and create always in the same call (so a slot is never left empty across two calls), cancels
  *   in the first calls.
+ *
+ * The rule of the last tokens (docs/architecture.md, "The pipeline"): a moved sell is one replace, so one
+ * cancel-replace, while the bot holds tokens enough beyond it. A sell of the last tokens held of its outcome is
+ * not moved sale to sale: its tokens stay reserved while it may still fill unseen (sell-reserve.ts), so the diff
+ * gets a replace into a buy of the other outcome (one cancel-replace here); once its end is known the quote is
+ * a sale again, and the order manager sends a change of venue form of an order the risk gate kept as its cancel
+ * alone (order-manager.ts withoutCreateForKept), the create following at the next tick: three calls for the move.
  */
 import { BadInputError } from '../model/errors.ts';
 import type { DiffAction } from './diff.ts';

@@ -112,15 +112,18 @@ export function exchangeForFile(
 }
 
 /** A bot config for the harness: fast intervals, one band of 10 shares each side at 2¢ from the fair price. */
-/** `account` is the body of the `account:` section (its lines indented by two spaces), when given. */
-export function yaml(h: Harness, extra: { risk?: string; orders?: string; markets?: string; strategy?: string; account?: string } = {}): string {
+/** `account` is the body of the `account:` section (its lines indented by two spaces), when given; `strategyName` replaces `bands` (give its `strategy` params too). */
+export function yaml(
+  h: Harness,
+  extra: { risk?: string; orders?: string; markets?: string; strategy?: string; strategyName?: string; account?: string } = {},
+): string {
   return `
 venue:
   chain: testnet
   baseUrl: ${h.baseUrl}
 defaults:
   strategy:
-    name: bands
+    name: ${extra.strategyName ?? 'bands'}
     params:
 ${
   extra.strategy ??
@@ -233,8 +236,8 @@ export async function openOrders(a: Account, marketId?: Bytes32): Promise<VenueO
   return out;
 }
 
-/** Every order of the account's wallet at the venue, any status. */
-export async function allOrders(a: Account): Promise<VenueOrder[]> {
+/** Every order of the account's wallet at the venue, any status (an Account, or anything with a client and a wallet: a `bookmaker sim` child's). */
+export async function allOrders(a: Pick<Account, 'client' | 'wallet'>): Promise<VenueOrder[]> {
   const out: VenueOrder[] = [];
   for await (const o of a.client.orders.iterate({ trader: a.wallet, limit: 100 })) out.push(o);
   return out;

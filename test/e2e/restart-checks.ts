@@ -61,12 +61,12 @@ export async function take(h: Harness, m: Bytes32, side: 'bid' | 'ask', shares: 
 }
 
 /**
- * Run 1: `bookmaker run` in a child on the harness's config with the ledger at `ledger` (`ledgerMore`: more
- * lines of its `ledger:` section, indented by two spaces); returns it and its config file.
+ * Run 1: `bookmaker run` in a child on the harness's config (`extra`: as `yaml`'s) with the ledger at `ledger`
+ * (`ledgerMore`: more lines of its `ledger:` section, indented by two spaces); returns it and its config file.
  */
-export function runChild(h: Harness, dir: string, ledger: string, ledgerMore = ''): { child: Child; file: string } {
+export function runChild(h: Harness, dir: string, ledger: string, ledgerMore = '', extra: Parameters<typeof yaml>[1] = {}): { child: Child; file: string } {
   const file = join(dir, 'bot.yaml');
-  writeFileSync(file, `${yaml(h)}ledger:\n  path: ${ledger}\n  markSeconds: 1\n${ledgerMore}`);
+  writeFileSync(file, `${yaml(h, extra)}ledger:\n  path: ${ledger}\n  markSeconds: 1\n${ledgerMore}`);
   const child = cli(['run', '-c', file, '--api-key', BOT_KEY, '--metrics-port', '0', '--log-level', 'warn', '--summary-seconds', '0'], {
     BOOKMAKER_PRIVATE_KEY: h.bot.privateKey,
   });

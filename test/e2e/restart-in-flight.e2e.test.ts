@@ -1,8 +1,11 @@
 /**
- * `kill -9` while a create is in flight, made deterministic: the local exchange holds the bot's create
- * requests (src/sim/http-server.ts RequestHold, for tests) either after it accepted the orders, before
- * the bot heard back, or before it ran them; the bot (a `bookmaker run` child on a ledger file) is
- * killed there, and started again in this process on the same ledger. Then:
+ * `kill -9` while a request is in flight, made deterministic: the local exchange holds the bot's
+ * requests (src/sim/http-server.ts RequestHold, for tests) either after it ran them, before the bot heard
+ * back, or before it ran them; the bot (a `bookmaker run` child on a ledger file) is killed there, and
+ * started again in this process on the same ledger. The request is a create, a cancel-replace (one quote
+ * moved: `POST /orders/cancel-replace`, whose two legs the venue runs and answers as one, so 'after' is
+ * both legs run and 'before' neither: docs/local-exchange.md, "Holding requests") or the stop's bulk
+ * cancel. Then:
  *   - accepted: the orders the venue holds are known to the restarted bot (adopted or cancelled by
  *     the start-up reconcile), no quote slot ever holds two orders, a fill on them while the bot was
  *     down and one after the restart reach the ledger exactly once (per order, the ledger's filled
@@ -31,18 +34,23 @@ function ledgerOrders(file: string): { filled: Map<string, number>; unended: str
 }
 
 /**
- * What is in flight when run 1 dies: its first create (held from its start), a replace of its quotes
- * (held once it quotes; then the mover's better bid moves market 0's mid up 2¢, out of the bands, and the bot moves
- * both quotes: a cancel and a create each, one mixed bulk call, or one cancel-replace), or the bulk
- * cancel of its graceful stop (held once it quotes, then SIGTERM); `stage`: held after the venue ran
- * it, or before.
+ * What is in flight when run 1 dies: its first create (held from its start), the cancel-replace of one
+ * quote (held once it quotes; run 1 and run 2 quote with the lopsided strategy, as
+ * crash-in-cancel-replace does: its bid is the others' mid less half a cent rounded down to the tick,
+ * its ask rounded up, so when the mover's ask goes from 0.53 to 0.54 in market 0 the mid moves half a cent
+ * up and the bid alone moves, one replace, which the order manager sends as one `POST
+ * /orders/cancel-replace`: src/orders/plan-calls.ts), or the bulk cancel of its graceful stop (held once
+ * it quotes, then SIGTERM); `stage`: held after the venue ran it, or before.
  */
 type InFlight = { what: 'create' | 'cancel-replace' | 'stop-cancel'; stage: 'before' | 'after' };
+
+/** the lopsided strategy, the others' mid itself as its estimate, positions anywhere (crash-in-cancel-replace's) */
+const LOPSIDED = { strategyName: 'lopsided', strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' };
 
 /** the request each case holds first */
 const FIRST: Record<InFlight['what'], readonly string[]> = {
   create: ['/orders', '/orders/bulk', '/orders/bulk/create'],
-  'cancel-replace': ['/orders/cancel-replace', '/orders/bulk'],
+  'cancel-replace': ['/orders/cancel-replace'],
   'stop-cancel': ['/orders/bulk/cancel', '/orders/bulk'],
 };
 
@@ -70,19 +78,34 @@ async function crashInFlight(o: InFlight): Promise<void> {
       held.push(r);
       return released;
     });
-    // the replace case: the mover's book a cent wider in market 0 (the bot's quotes, at 2¢ from the
-    // mid, alone at the top), so a better bid of the mover moves the mid and never empties a side
+    // the replace case: the mover's book a cent wider in market 0 (the bot's quotes, half a cent from
+    // the mid, alone at the top), and the lopsided strategy in both runs
     const wide = o.what === 'cancel-replace';
     if (wide) await setBook(h, m0, 470_000, 530_000);
-    const { child: run1 } = runChild(h, dir, ledger);
+    const strategy = wide ? LOPSIDED : {};
+    const { child: run1 } = runChild(h, dir, ledger, '', strategy);
     let bot: Bot | null = null;
+    // the replace case: the bid it moves (its nonce), and what it moved to
+    let oldBid: string | null = null;
     try {
       if (o.what !== 'create') {
         // a child's start-up alone (tsx, the venue, the warm-up) takes 10 s and more on a loaded machine
         await waitFor('run 1 quotes both markets', async () => (await openOrders(h.bot)).length === 4, 120_000);
+        if (wide) {
+          const bid = (await openOrders(h.bot, m0)).find((v) => yesTerms(v).side === 'bid');
+          assert.ok(
+            bid && yesTerms(bid).price === 490_000,
+            `run 1 bids 0.49 in market 0 (the mid 0.50 less half a cent, rounded down): ${JSON.stringify(bid && yesTerms(bid))}`,
+          );
+          oldBid = bid.nonce.toLowerCase();
+        }
         armed = true;
-        if (o.what === 'cancel-replace') await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 0, price: 510_000, shares: 100 });
-        else run1.proc.kill('SIGTERM');
+        if (wide) {
+          // the mid half a cent up: the mover's ask at 0.54 first, then its ask at 0.53 goes (the book never one-sided)
+          const moverAsk = (await openOrders(h.mover, m0)).find((v) => yesTerms(v).side === 'ask')!;
+          await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: 540_000, shares: 100, inventoryMode: 2 });
+          await h.mover.client.orders.cancel(h.mover.signer.signCancel(moverAsk.nonce));
+        } else run1.proc.kill('SIGTERM');
       }
       await waitFor(`run 1 sends its ${o.what}`, () => held.length > 0, 120_000);
       assert.ok(FIRST[o.what].includes(held[0]!.path), `the held request is a ${o.what}: ${held.map((r) => r.path).join(', ')}`);
@@ -99,6 +122,17 @@ async function crashInFlight(o: InFlight): Promise<void> {
       if (o.what === 'create' && o.stage === 'before') assert.equal(left.length, 0, 'nothing of run 1 reached the venue');
       if (o.what === 'create' && o.stage === 'after') assert.ok(left.length > 0, 'the held creates were accepted');
       if (o.what === 'stop-cancel') assert.equal(left.length, o.stage === 'after' ? 0 : 4, 'the held cancel ran (after) or not (before)');
+      if (wide) {
+        // both legs ran (after: the old bid cancelled, a new bid at 0.50 open) or neither (before: the old bid open, alone)
+        const bids = left.filter((v) => v.marketId.toLowerCase() === m0.toLowerCase() && yesTerms(v).side === 'bid');
+        const ran = o.stage === 'after';
+        assert.equal(left.length, 4, 'one order per slot at the venue: the cancel-replace is one operation');
+        assert.deepEqual(
+          bids.map((v) => [v.nonce.toLowerCase() === oldBid, yesTerms(v).price]),
+          [ran ? [false, 500_000] : [true, 490_000]],
+          ran ? 'both legs ran: the new bid at 0.50 in place of the old' : 'neither leg ran: the old bid at 0.49 still open',
+        );
+      }
       // a fill on one of run 1's orders while the bot is down (the catch-up records it)
       // (not in market 0 of the replace case, whose book the mover no longer holds at 0.48/0.52)
       const bid = left.find((v) => yesTerms(v).side === 'bid' && !(wide && v.marketId.toLowerCase() === m0.toLowerCase()));
@@ -113,7 +147,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
       if (o.what === 'create') assert.equal(recorded.length, 4, 'the ledger holds the four creates run 1 sent');
       const before = ledgerFillRows(ledger).rows;
 
-      bot = await startTestBot(h, await ledgerConfig(h, ledger));
+      bot = await startTestBot(h, await ledgerConfig(h, ledger, strategy));
       const b = bot;
       // the start-up reconcile is done when startBot returns: every order the venue holds is the bot's
       // (working in a slot) or being cancelled, and none is unknown
@@ -161,7 +195,7 @@ test('kill -9 before the venue ran a create: nothing held, nothing recorded, one
   await crashInFlight({ what: 'create', stage: 'before' });
 });
 
-test('kill -9 mid cancel-replace (after the venue ran it, and before): the restarted bot knows every order and quotes once per slot', async () => {
+test('kill -9 mid cancel-replace (after the venue ran both legs, and before it ran either): the restarted bot knows every order and quotes once per slot', async () => {
   await crashInFlight({ what: 'cancel-replace', stage: 'after' });
   await crashInFlight({ what: 'cancel-replace', stage: 'before' });
 });

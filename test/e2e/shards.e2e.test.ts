@@ -17,7 +17,7 @@ import { createSigner } from '../../src/exchange/signing/signer.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
 import type { RunReport } from '../../src/runtime/run-report.ts';
 import { shardOf } from '../../src/selection/shard.ts';
-import { cli, waitFor, withTimeout, type Child } from './harness.ts';
+import { allOrders, cli, waitFor, withTimeout, type Child } from './harness.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
 
@@ -54,12 +54,6 @@ async function readyzMarkets(port: number): Promise<string[] | null> {
   } catch {
     return null;
   }
-}
-
-async function allOrders(): Promise<Map<string, VenueOrder>> {
-  const out = new Map<string, VenueOrder>();
-  for await (const o of sim.client.orders.iterate({ trader: sim.wallet, limit: 100 })) out.set(o.nonce.toLowerCase(), o);
-  return out;
 }
 
 test("two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, union = every market; SIGTERM to one leaves the other's orders untouched", {
@@ -112,7 +106,7 @@ test("two instances on one wallet with --shard 0/2 and 1/2: disjoint markets, un
     const afterOpen = await sim.openOrders();
     for (const id of byShard[0]!) assert.equal(afterOpen.filter((o) => o.marketId.toLowerCase() === id).length, 0, `shard 0's market ${id} has no order left`);
     // shard 1's orders: each still open, or ended by a fill; none cancelled
-    const now = await allOrders();
+    const now = new Map((await allOrders(sim)).map((o) => [o.nonce.toLowerCase(), o]));
     for (const o of before) {
       const seen = now.get(o.nonce.toLowerCase());
       assert.ok(seen, `order ${o.nonce} still known`);

@@ -31,7 +31,7 @@ const command: CommandSpec = {
     '       bookmaker ledger prune [--retain-days N] -c FILE | --ledger PATH [--json]',
   description:
     'Reads the ledger named by the config (ledger.path; default .bookmaker/<config name>.ledger.sqlite beside the config) or --ledger. ' +
-    'summary: fills, volume, fees (by source: venue or fee model), realised PnL (USDC), cash and positions since the baseline, the resolved markets held unclaimed and what claiming them pays, PnL at the last mark, foreign fills (orders this bookmaker did not place) apart, orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each. ' +
+    "summary: fills, volume, fees (by source: venue or fee model), realised PnL (USDC), cash and positions since the baseline, the resolved markets held unclaimed and what claiming them pays, PnL at the last mark, foreign fills (orders this bookmaker did not place) apart, orders and cancels, start-ups, the kill-switch latch. fills / orders: one line each; an order the bot cancelled as a stranger says so in its stranger column (no-record: the ledger had no row of it; earlier-run: an earlier run's order). " +
     'pnl: per market (fills, volume, fees, realised PnL, position, last unrealised mark); --marks lists the account PnL marks instead. ' +
     '--since takes an ISO time (2026-11-25T00:00Z), a duration ago (90m, 24h, 7d) or epoch ms. ' +
     'check: full integrity check of the file (exit 1 when damaged), its latch file and its writer. ' +
