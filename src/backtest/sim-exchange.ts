@@ -242,8 +242,9 @@ export class SimExchange {
     this.ownLevels = Array.from({ length: n }, () => new Map<string, number>());
     this.yes = new Array<number>(n).fill(0);
     this.no = new Array<number>(n).fill(0);
-    // (ownDone reads a done event's id, status and cause: not the order's final state)
-    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e), doneOrders: false });
+    // (ownDone reads a done event's id, status and cause: not the order's final state; nothing here
+    // reads the engine's level events: the recorded book is this exchange's own)
+    this.engine = new MatchingEngine({ sink: (e) => this.onEngineEvent(e), doneOrders: false, levelEvents: false });
     // the engine's tick must be ≥ 100 units (0.01¢); a finer recorded grid keeps its off-grid levels out of the tape
     this.engineTicks = grid.map((g) => Math.max(100, g));
     for (const t of this.engineTicks) this.engine.addMarket(engineMarketConfig(t, opts.fees));

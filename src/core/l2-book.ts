@@ -175,14 +175,14 @@ export class L2Book {
   applyBid(price: number, size: number): void {
     const i = this.index(price, 'bid.price');
     L2Book.checkSize(size, 'bid.size');
-    this.putBid(i, size);
+    this.put(0, i, size);
   }
 
   /** Set the absolute size of one ask level (0 removes it). */
   applyAsk(price: number, size: number): void {
     const i = this.index(price, 'ask.price');
     L2Book.checkSize(size, 'ask.size');
-    this.putAsk(i, size);
+    this.put(1, i, size);
   }
 
   /**
@@ -193,13 +193,13 @@ export class L2Book {
    */
   setBid(price: number, size: number): number {
     const i = this.slotOf(price);
-    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putBid(i, size);
+    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.put(0, i, size);
   }
 
   /** As setBid, for the ask side. */
   setAsk(price: number, size: number): number {
     const i = this.slotOf(price);
-    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.putAsk(i, size);
+    return i < 0 || !(size >= 0) || !Number.isSafeInteger(size) ? -1 : this.put(1, i, size);
   }
 
   /**
@@ -209,7 +209,7 @@ export class L2Book {
   set(side: number, price: number, size: number): number {
     const i = this.slotOf(price);
     if (i < 0 || !(size >= 0) || !Number.isSafeInteger(size)) return -1;
-    return side === 0 ? this.putBid(i, size) : this.putAsk(i, size);
+    return this.put(side === 0 ? 0 : 1, i, size);
   }
 
   /** True when setBid / setAsk would take this level (not -1): a price on the grid and in range, a non-negative safe integer size. */
@@ -277,44 +277,39 @@ export class L2Book {
     this.fine = 0;
   }
 
-  /** Store a bid slot's size and keep the count, bits and best bid; returns the slot's previous size. */
-  private putBid(i: number, size: number): number {
-    const arr = this.bidSize;
+  /**
+   * Store a slot's size on side 0 (bids) or 1 (asks), keeping the side's count, bits and best level;
+   * returns the slot's previous size. One function for both sides: with two (putBid, putAsk, ~226
+   * bytecodes each) `set`'s optimised code carried 570 bytecodes of inlined callees, over V8's limit
+   * for inlining it anywhere (460), so each of the exchange's row writes was a call with its doubles
+   * boxed; with one, set is inlined into the replay's row pass (docs/perf-replay.md).
+   */
+  private put(side: number, i: number, size: number): number {
+    const bid = side === 0;
+    const arr = bid ? this.bidSize : this.askSize;
+    const bits = bid ? this.bidBits : this.askBits;
     const was = arr[i]!;
     arr[i] = size;
     if (i < this.lo) this.lo = i;
     if (i > this.hi) this.hi = i;
     if (size > 0) {
       if (!(was > 0)) {
-        this.bidCount++;
-        this.bidBits[i >>> 5]! |= 1 << (i & 31);
+        bits[i >>> 5]! |= 1 << (i & 31);
+        if (bid) this.bidCount++;
+        else this.askCount++;
       }
-      if (i > this.bestBidIdx) this.bestBidIdx = i;
+      if (bid) {
+        if (i > this.bestBidIdx) this.bestBidIdx = i;
+      } else if (i < this.bestAskIdx) this.bestAskIdx = i;
     } else if (was > 0) {
-      this.bidCount--;
-      this.bidBits[i >>> 5]! &= ~(1 << (i & 31));
-      if (i === this.bestBidIdx) this.bestBidIdx = this.bidCount === 0 ? -1 : this.below(this.bidBits, i - 1);
-    }
-    return was;
-  }
-
-  /** Store an ask slot's size and keep the count, bits and best ask; returns the slot's previous size. */
-  private putAsk(i: number, size: number): number {
-    const arr = this.askSize;
-    const was = arr[i]!;
-    arr[i] = size;
-    if (i < this.lo) this.lo = i;
-    if (i > this.hi) this.hi = i;
-    if (size > 0) {
-      if (!(was > 0)) {
-        this.askCount++;
-        this.askBits[i >>> 5]! |= 1 << (i & 31);
+      bits[i >>> 5]! &= ~(1 << (i & 31));
+      if (bid) {
+        this.bidCount--;
+        if (i === this.bestBidIdx) this.bestBidIdx = this.bidCount === 0 ? -1 : this.below(bits, i - 1);
+      } else {
+        this.askCount--;
+        if (i === this.bestAskIdx) this.bestAskIdx = this.askCount === 0 ? this.slots : this.above(bits, i + 1);
       }
-      if (i < this.bestAskIdx) this.bestAskIdx = i;
-    } else if (was > 0) {
-      this.askCount--;
-      this.askBits[i >>> 5]! &= ~(1 << (i & 31));
-      if (i === this.bestAskIdx) this.bestAskIdx = this.askCount === 0 ? this.slots : this.above(this.askBits, i + 1);
     }
     return was;
   }

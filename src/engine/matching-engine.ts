@@ -135,6 +135,12 @@ export interface MatchingEngineOptions {
    * only the id, status and cause saves building it: src/backtest/sim-exchange.ts). Default true.
    */
   doneOrders?: boolean;
+  /**
+   * false: the sink gets no 'level' events (a sink that does not read them: the backtest's exchange,
+   * src/backtest/sim-exchange.ts, which keeps the recorded book itself; the engine then keeps no dirty
+   * list). Every other event is the same, in the same order. Default true.
+   */
+  levelEvents?: boolean;
 }
 
 export class MatchingEngine implements Engine {
@@ -143,6 +149,7 @@ export class MatchingEngine implements Engine {
   private readonly markets: MarketState[] = [];
   private sink: EventSink | null;
   private readonly doneOrders: boolean;
+  private readonly levelEvents: boolean;
   private readonly dirtyList: number[] = [];
   private readonly ts = scratch();
   private readonly ms = scratch();
@@ -151,6 +158,7 @@ export class MatchingEngine implements Engine {
     this.pool = new OrderPool(opts.capacity ?? 1024);
     this.sink = opts.sink ?? null;
     this.doneOrders = opts.doneOrders !== false;
+    this.levelEvents = opts.levelEvents !== false;
   }
 
   /**
@@ -1181,7 +1189,7 @@ export class MatchingEngine implements Engine {
   // ---------------------------------------------------------------- level events
 
   private markDirty(mk: MarketState, side: number, lvl: number): void {
-    if (!this.sink) return;
+    if (!this.sink || !this.levelEvents) return;
     const i = side * (mk.ladder.top + 1) + lvl;
     if (mk.dirty[i]) return;
     mk.dirty[i] = 1;
@@ -1190,6 +1198,8 @@ export class MatchingEngine implements Engine {
 
   private flushLevels(): void {
     const d = this.dirtyList;
+    // (nothing to flush: `length = 0` on an empty list is still a call into the runtime)
+    if (d.length === 0) return;
     const sink = this.sink;
     for (let k = 0; k < d.length; k += 2) {
       const market = d[k]!;

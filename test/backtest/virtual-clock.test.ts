@@ -79,3 +79,53 @@ test('schedule: a timer without a cancel function, in the same (due time, insert
   assert.deepEqual(ran, ['f', 'd', 'a', 'b', 'c']);
   assert.equal(clock.now(), 5);
 });
+
+test('timers set while others run (pushes between pops, the heap grown past its first 64 slots) run as a list ordered by (due time, insertion order) would run them', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const rng = createRng(seed).next;
+    const clock = new VirtualClock(0);
+    // the reference: every timer set, in insertion order; each step runs the live one of least (due, seq)
+    const ref: { at: number; seq: number; live: boolean }[] = [];
+    const ran: number[] = [];
+    const refRan: number[] = [];
+    let seq = 0;
+    const set = (delay: number): void => {
+      const my = seq++;
+      const cancel = clock.setTimeout(() => {
+        ran.push(my);
+        // a running timer sets up to three more, and sometimes cancels an earlier one
+        const more = Math.floor(rng() * 3.2);
+        for (let k = 0; k < more && seq < 2_000; k++) set(Math.floor(rng() * 20));
+        if (rng() < 0.2 && cancels.length > 0) {
+          const victim = Math.floor(rng() * cancels.length);
+          cancels[victim]!();
+          ref[victim]!.live = false;
+        }
+      }, delay);
+      cancels.push(cancel);
+      ref.push({ at: clock.now() + delay, seq: my, live: true });
+    };
+    const cancels: (() => void)[] = [];
+    for (let k = 0; k < 100; k++) set(Math.floor(rng() * 30));
+    for (;;) {
+      // the reference's least live timer not run yet, found before the clock runs one (a running
+      // timer may cancel any timer, itself included)
+      let best = -1;
+      for (let k = 0; k < ref.length; k++) {
+        const r = ref[k]!;
+        if (!r.live || refRan.includes(r.seq)) continue;
+        if (best < 0 || r.at < ref[best]!.at || (r.at === ref[best]!.at && r.seq < ref[best]!.seq)) best = k;
+      }
+      const due = clock.nextDue();
+      if (!clock.runNext()) {
+        assert.equal(best, -1, `seed ${seed}: the clock has no timer left, the reference has`);
+        break;
+      }
+      assert.equal(due, ref[best]!.at, `seed ${seed}: step ${ran.length}, due time`);
+      refRan.push(ref[best]!.seq);
+      assert.equal(ran[ran.length - 1], ref[best]!.seq, `seed ${seed}: step ${ran.length}`);
+      assert.equal(clock.now(), ref[best]!.at, `seed ${seed}: the clock at the timer's due time`);
+    }
+    assert.ok(ran.length > 200, `seed ${seed}: ${ran.length} timers ran`);
+  }
+});

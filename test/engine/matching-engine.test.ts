@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { orderLimitErrors } from '../../src/engine/engine-invariants.ts';
-import type { SubmitResult } from '../../src/engine/types.ts';
+import { MatchingEngine } from '../../src/engine/matching-engine.ts';
+import type { EngineEvent, SubmitResult } from '../../src/engine/types.ts';
 import { CENT, SHARE, limit, setup } from './helpers.ts';
 
 function ok(r: SubmitResult): Extract<SubmitResult, { ok: true }> {
@@ -410,5 +411,34 @@ describe('done events without the final state (doneOrders: false)', () => {
       lean,
       full.map((d) => ({ ...d, order: null })),
     );
+  });
+});
+
+describe('without level events (levelEvents: false)', () => {
+  it('emits every other event as with them, in the same order, and no level event', () => {
+    const run = (levelEvents: boolean) => {
+      const events: EngineEvent[] = [];
+      const engine = new MatchingEngine({ sink: (e) => events.push(e), levelEvents });
+      const m = engine.addMarket({});
+      const t = [0, 1, 2].map(() => engine.addTrader());
+      for (const x of t) engine.deposit(x, BigInt(1_000 * SHARE));
+      ok(engine.submit(limit(m, t[0]!, 'yes', 'buy', 50 * CENT, 2 * SHARE)));
+      ok(engine.submit(limit(m, t[1]!, 'no', 'buy', 50 * CENT, 5 * SHARE, { tif: 1 })));
+      const rest = ok(engine.submit(limit(m, t[2]!, 'yes', 'buy', 40 * CENT, 3 * SHARE)));
+      ok(engine.submit(limit(m, t[0]!, 'yes', 'sell', 60 * CENT, 1 * SHARE, { mode: 'mint' })));
+      engine.cancel(rest.id, 1_000_001);
+      engine.cancelAll(t[0]!, m, 1_000_002);
+      return { events, book: engine.book(m) };
+    };
+    const full = run(true);
+    const lean = run(false);
+    assert.ok(full.events.some((e) => e.type === 'level'));
+    assert.ok(full.events.some((e) => e.type === 'fill'));
+    assert.equal(lean.events.filter((e) => e.type === 'level').length, 0);
+    assert.deepEqual(
+      lean.events,
+      full.events.filter((e) => e.type !== 'level'),
+    );
+    assert.deepEqual(lean.book, full.book);
   });
 });
