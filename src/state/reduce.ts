@@ -19,7 +19,7 @@ import {
   marketWithEdge,
   marketWithOrders,
   marketWithTrade,
-  stateWith,
+  stateFrom,
   stateWithMarkets,
   type MarketState,
   type OwnOrder,
@@ -86,7 +86,7 @@ function copyInto(this: Map<string, OwnOrder>, v: OwnOrder, k: string): void {
  * set by every change after which the event alone made a new market, as the single reduction does
  * (an OrderSubmitted for an order already there makes a fresh copy, changing nothing).
  */
-class OrdersDraft {
+export class OrdersDraft {
   private copy: Map<string, OwnOrder> | null = null;
   touched = false;
   constructor(private readonly base: ReadonlyMap<string, OwnOrder>) {}
@@ -111,6 +111,14 @@ class OrdersDraft {
     return this.copy ?? this.base;
   }
 }
+
+/**
+ * One draft kept for the life of the process. A draft lives only inside one reduction, so at a full GC none was
+ * alive: V8 dropped the class's instance map, and with it the optimised code of every function that had handled a
+ * draft (its constructor, `put`, `get`, the reducers that inlined them), rebuilt after each collection. Kept, the
+ * map stays and the code with it (docs/perf-deopt.md). Same fields, same order: it has the drafts' map.
+ */
+export const ORDERS_DRAFT_SHAPE = new OrdersDraft(new Map<string, OwnOrder>());
 
 /**
  * `list` plus `item`, keeping at most the newest `max` (and always the new item). Built in one
@@ -347,14 +355,14 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
     case 'MarketReleased':
       return stateWithMarkets(s, releaseMarket(s.markets, e, lim.edge ?? DEFAULT_EDGE), version, ts);
     case 'BalanceUpdated':
-      return stateWith(s, { collateral: e.collateral, version, ts });
+      return stateFrom(s, version, ts, e.collateral, s.lastReconcileAt, s.backoffUntil, s.venueCalls);
     case 'OrdersReconciled':
-      return stateWith(s, { lastReconcileAt: e.ts, version, ts });
+      return stateFrom(s, version, ts, s.collateral, e.ts, s.backoffUntil, s.venueCalls);
     case 'VenueBackedOff':
-      return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until), version, ts });
+      return stateFrom(s, version, ts, s.collateral, s.lastReconcileAt, Math.max(s.backoffUntil, e.until), s.venueCalls);
     case 'VenueCallCompleted':
       // the window is shared by the states, not copied (src/state/venue-call-window.ts)
-      return stateWith(s, { venueCalls: s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs), version, ts });
+      return stateFrom(s, version, ts, s.collateral, s.lastReconcileAt, s.backoffUntil, s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs));
     default:
       return stateWithMarket(s, e.marketId, e, lim, version, ts);
   }
