@@ -265,29 +265,17 @@ function marketFrom(
   };
 }
 
-/**
- * The state after one more reduced account-wide event (a balance, a reconcile, a back-off, a venue call), as one
- * literal: a `stateWith(s, partial)` whose `in` tests saw these four partial shapes deoptimised the reducer (`wrong map`) each time
- * a rarer one (a reconcile) came after the code was optimised (docs/perf-deopt.md).
- */
-export function stateFrom(
-  s: StoreState,
-  version: number,
-  ts: number,
-  collateral: bigint | null,
-  lastReconcileAt: number | null,
-  backoffUntil: number,
-  venueCalls: VenueCallWindow,
-): StoreState {
+/** A copy of `s` with the fields of `c` replaced (explicit literal, see marketWith). */
+export function stateWith(s: StoreState, c: Partial<StoreState>): StoreState {
   return {
-    version,
-    ts,
-    markets: s.markets,
-    collateral,
-    lastReconcileAt,
-    backoffUntil,
-    venueCalls,
-    toxicityPool: s.toxicityPool,
+    version: 'version' in c ? c.version! : s.version,
+    ts: 'ts' in c ? c.ts! : s.ts,
+    markets: 'markets' in c ? c.markets! : s.markets,
+    collateral: 'collateral' in c ? c.collateral! : s.collateral,
+    lastReconcileAt: 'lastReconcileAt' in c ? c.lastReconcileAt! : s.lastReconcileAt,
+    backoffUntil: 'backoffUntil' in c ? c.backoffUntil! : s.backoffUntil,
+    venueCalls: 'venueCalls' in c ? c.venueCalls! : s.venueCalls,
+    toxicityPool: 'toxicityPool' in c ? c.toxicityPool! : s.toxicityPool,
     memo: s.memo,
   };
 }

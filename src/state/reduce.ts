@@ -19,7 +19,7 @@ import {
   marketWithEdge,
   marketWithOrders,
   marketWithTrade,
-  stateFrom,
+  stateWith,
   stateWithMarkets,
   type MarketState,
   type OwnOrder,
@@ -355,14 +355,14 @@ function reduceInner(s: StoreState, e: StateEvent, lim: ReduceLimits, version: n
     case 'MarketReleased':
       return stateWithMarkets(s, releaseMarket(s.markets, e, lim.edge ?? DEFAULT_EDGE), version, ts);
     case 'BalanceUpdated':
-      return stateFrom(s, version, ts, e.collateral, s.lastReconcileAt, s.backoffUntil, s.venueCalls);
+      return stateWith(s, { collateral: e.collateral, version, ts });
     case 'OrdersReconciled':
-      return stateFrom(s, version, ts, s.collateral, e.ts, s.backoffUntil, s.venueCalls);
+      return stateWith(s, { lastReconcileAt: e.ts, version, ts });
     case 'VenueBackedOff':
-      return stateFrom(s, version, ts, s.collateral, s.lastReconcileAt, Math.max(s.backoffUntil, e.until), s.venueCalls);
+      return stateWith(s, { backoffUntil: Math.max(s.backoffUntil, e.until), version, ts });
     case 'VenueCallCompleted':
       // the window is shared by the states, not copied (src/state/venue-call-window.ts)
-      return stateFrom(s, version, ts, s.collateral, s.lastReconcileAt, s.backoffUntil, s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs));
+      return stateWith(s, { venueCalls: s.venueCalls.with(e.ts, e.ok, lim.venueWindowMs), version, ts });
     default:
       return stateWithMarket(s, e.marketId, e, lim, version, ts);
   }
