@@ -6,8 +6,9 @@
 //   node scripts/deopt-count.mjs FILE [--after 300] [--until SECONDS] [--top 40]
 //
 // Prints: totals; per function, optimisations (re-optimisations when it had been optimised before the window),
-// deopts (bailouts) and code marked for deopt (`[marking dependent code …, reason: …]`: a broken dependency, or
-// `weak objects`, a map the code embeds died in a GC); per deopt site (function, reason, innermost position), the count.
+// deopts (bailouts) and code discarded (`[marking dependent code …, reason: …]`: `code dependencies`, a field's
+// type changed; `weak objects`, an object the code embeds (a map, a function, a context) died in a GC); per deopt
+// site (function, reason, innermost position), the count.
 import { readFileSync } from 'node:fs';
 
 const file = process.argv[2];
@@ -88,7 +89,7 @@ console.log(`\n# optimisations in the window, by function (before the window)`);
 for (const [fn, n] of sorted(opts).slice(0, TOP)) console.log(`${String(n).padStart(5)}  ${fn} (${optsBefore.get(fn) ?? 0})`);
 console.log(`\n# deopts in the window, by function`);
 for (const [fn, n] of sorted(deopts).slice(0, TOP)) console.log(`${String(n).padStart(5)}  ${fn}`);
-console.log(`\n# code marked for deopt in the window, by function | reason ('weak objects': a map it embeds died)`);
+console.log(`\n# code marked for deopt in the window, by function | reason ('weak objects': an object it embeds died in a GC)`);
 for (const [k, n] of sorted(marked).slice(0, TOP)) console.log(`${String(n).padStart(5)}  ${k}`);
 console.log(`\n# deopts in the window, by site (function | kind: reason | innermost position)`);
 for (const [k, n] of sorted(sites).slice(0, TOP)) console.log(`${String(n).padStart(5)}  ${k}`);

@@ -25,13 +25,15 @@
  *   half) is that heap plus array buffers, which `--trace-gc`'s live heap leaves out.
  *
  * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this tree's sim and readings.
- * `--bot-trace FILE` runs the bot with V8's `--trace-opt --trace-deopt-verbose` and writes, to FILE, each completed
- * optimisation, each deopt (its reason and `;;; deoptimize at <file:line:col>`) and each code object marked for
- * deopt (a broken dependency), prefixed by the seconds since the bot was spawned; the verbose frame dumps are dropped. `node scripts/deopt-count.mjs FILE --after 300` counts them
- * per function (docs/perf-deopt.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's command.
+ * `--bot-trace FILE` runs the bot with V8's `--trace-opt --trace-deopt-verbose` and writes to FILE, each line
+ * prefixed by the seconds since the bot was spawned, every completed optimisation, every deopt (its reason and
+ * `;;; deoptimize at <file:line:col>`) and every optimised code object discarded (a broken dependency, or an object
+ * it embeds dead in a GC); the frame dumps are dropped. `node scripts/deopt-count.mjs FILE --after 300` counts them
+ * per function (docs/perf-deopt.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's
+ * command. `--probe-minutes N` spaces the heap probes (below).
  *
- *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR] [--bot-trace FILE] [--bot-node-flags "FLAGS"]
- *     [--probe-minutes 1]
+ *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
+ *     [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe-minutes 1]
  *
  * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
  * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
@@ -57,10 +59,10 @@ const EVERY = arg('every', 30);
 const LIFETIME = arg('lifetime', 300);
 const REFRESH = arg('refresh', 10);
 /**
- * minutes between heap probes (two forced full GCs each: test/bench/heap-probe.mjs). Each probe ages V8's retained
- * maps and bytecode by two collections, so a probe a minute discards optimised code the bot would keep between its
- * own, rarer full GCs (docs/perf-deopt.md); a long interval (`--probe-minutes 999`: the first and the last probe only)
- * shows the bot's own re-optimisation, without the second-half readings.
+ * minutes between heap probes (two forced full GCs each: test/bench/heap-probe.mjs). Every full GC discards the
+ * optimised code whose embedded objects died, so a probe a minute (four times the bot's own full GCs in a fast soak)
+ * makes V8 rebuild code the bot would have kept longer (docs/perf-deopt.md); a long interval (`--probe-minutes 999`:
+ * the first and the last probe only) shows the bot's own re-optimisation, without the second-half readings.
  */
 const PROBE_MINUTES = arg('probe-minutes', 1);
 const SAMPLE_MS = 5_000;
@@ -73,15 +75,15 @@ const treeAt = process.argv.indexOf('--tree');
 /** the checkout whose bot runs (`--tree DIR`, e.g. the baseline's); the sim is always this tree's */
 const BOT_ROOT = treeAt >= 0 ? process.argv[treeAt + 1]! : ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const traceAt = process.argv.indexOf('--bot-trace');
-/** V8's optimisation/deopt trace of the bot (`--bot-trace FILE`), or null */
 const flagsAt = process.argv.indexOf('--bot-node-flags');
 /** node/V8 flags added to the bot's command (`--bot-node-flags "FLAGS"`) */
 const BOT_NODE_FLAGS = flagsAt >= 0 ? process.argv[flagsAt + 1]!.split(' ').filter((f) => f !== '') : [];
+const traceAt = process.argv.indexOf('--bot-trace');
+/** V8's optimisation/deopt trace of the bot (`--bot-trace FILE`), or null */
 const TRACE = traceAt >= 0 ? createWriteStream(process.argv[traceAt + 1]!) : null;
 /**
- * the trace lines kept: completed optimisations, deopts and where they happened, code marked for deopt by a broken
- * dependency (a map or field type changed) or by a map it embeds dying in a GC (the rest is frame dumps)
+ * the trace lines kept: completed optimisations, deopts and where they happened, code discarded for a broken
+ * dependency (a field's type changed) or because an object it embeds died in a GC (the rest is frame dumps)
  */
 const TRACE_KEEP = /^\[(?!compiling method|completed compiling|bailout end|marking 0x|optimizing 0x)|^\s*;;; deoptimize at/;
 
