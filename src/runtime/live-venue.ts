@@ -67,6 +67,15 @@ export type LiveSigner = Pick<Signer, 'address' | 'signOrder' | 'signCancel'> & 
  * up with a four-order requote per turn (docs/performance.md#where-the-tail-comes-from).
  */
 const IDLE_SIGNATURES_PER_TURN = 4;
+
+/**
+ * One cleared Immediate kept for the life of the process. Between the idle turns (setImmediate) there is often
+ * no Immediate alive at a full GC: V8 then freed their map and, with it, the optimised code of everything that
+ * had handled one (node's setImmediate, processImmediate and initAsyncResource, our idleSoon), rebuilt after each
+ * collection. Kept, the map stays (docs/perf-deopt.md). Cleared at once: it never runs and holds no callback.
+ */
+export const IMMEDIATE_SHAPE: NodeJS.Immediate = setImmediate(() => {});
+clearImmediate(IMMEDIATE_SHAPE);
 /** nonces used before a refill begins, so a refill's turns each share one inversion over a full turn's nonces */
 const AHEAD_REFILL_AFTER = 16;
 

@@ -86,7 +86,7 @@ function copyInto(this: Map<string, OwnOrder>, v: OwnOrder, k: string): void {
  * set by every change after which the event alone made a new market, as the single reduction does
  * (an OrderSubmitted for an order already there makes a fresh copy, changing nothing).
  */
-class OrdersDraft {
+export class OrdersDraft {
   private copy: Map<string, OwnOrder> | null = null;
   touched = false;
   constructor(private readonly base: ReadonlyMap<string, OwnOrder>) {}
@@ -111,6 +111,14 @@ class OrdersDraft {
     return this.copy ?? this.base;
   }
 }
+
+/**
+ * One draft kept for the life of the process. A draft lives only inside one reduction, so at a full GC none was
+ * alive: V8 dropped the class's instance map, and with it the optimised code of every function that had handled a
+ * draft (its constructor, `put`, `get`, the reducers that inlined them), rebuilt after each collection. Kept, the
+ * map stays and the code with it (docs/perf-deopt.md). Same fields, same order: it has the drafts' map.
+ */
+export const ORDERS_DRAFT_SHAPE = new OrdersDraft(new Map<string, OwnOrder>());
 
 /**
  * `list` plus `item`, keeping at most the newest `max` (and always the new item). Built in one

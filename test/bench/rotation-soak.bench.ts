@@ -25,14 +25,21 @@
  *   half) is that heap plus array buffers, which `--trace-gc`'s live heap leaves out.
  *
  * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this tree's sim and readings.
+ * `--bot-trace FILE` runs the bot with V8's `--trace-opt --trace-deopt-verbose` and writes to FILE, each line
+ * prefixed by the seconds since the bot was spawned, every completed optimisation, every deopt (its reason and
+ * `;;; deoptimize at <file:line:col>`) and every optimised code object discarded (a broken dependency, or an object
+ * it embeds dead in a GC); the frame dumps are dropped. `node scripts/deopt-count.mjs FILE --after 300` counts them
+ * per function (docs/perf-deopt.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's
+ * command. `--probe-minutes N` spaces the heap probes (below).
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
+ *     [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe-minutes 1]
  *
  * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
  * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
@@ -51,6 +58,13 @@ const MINUTES = arg('minutes', 60);
 const EVERY = arg('every', 30);
 const LIFETIME = arg('lifetime', 300);
 const REFRESH = arg('refresh', 10);
+/**
+ * minutes between heap probes (two forced full GCs each: test/bench/heap-probe.mjs). Every full GC discards the
+ * optimised code whose embedded objects died, so a probe a minute (four times the bot's own full GCs in a fast soak)
+ * makes V8 rebuild code the bot would have kept longer (docs/perf-deopt.md); a long interval (`--probe-minutes 999`:
+ * the first and the last probe only) shows the bot's own re-optimisation, without the second-half readings.
+ */
+const PROBE_MINUTES = arg('probe-minutes', 1);
 const SAMPLE_MS = 5_000;
 /** the bot stops quoting a market this long before its deadline: a tenth of the lifetime, 1–30 s */
 const PAUSE_BEFORE_DEADLINE = Math.max(1, Math.min(30, Math.round(LIFETIME / 10)));
@@ -61,6 +75,17 @@ const treeAt = process.argv.indexOf('--tree');
 /** the checkout whose bot runs (`--tree DIR`, e.g. the baseline's); the sim is always this tree's */
 const BOT_ROOT = treeAt >= 0 ? process.argv[treeAt + 1]! : ROOT;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const flagsAt = process.argv.indexOf('--bot-node-flags');
+/** node/V8 flags added to the bot's command (`--bot-node-flags "FLAGS"`) */
+const BOT_NODE_FLAGS = flagsAt >= 0 ? process.argv[flagsAt + 1]!.split(' ').filter((f) => f !== '') : [];
+const traceAt = process.argv.indexOf('--bot-trace');
+/** V8's optimisation/deopt trace of the bot (`--bot-trace FILE`), or null */
+const TRACE = traceAt >= 0 ? createWriteStream(process.argv[traceAt + 1]!) : null;
+/**
+ * the trace lines kept: completed optimisations, deopts and where they happened, code discarded for a broken
+ * dependency (a field's type changed) or because an object it embeds died in a GC (the rest is frame dumps)
+ */
+const TRACE_KEEP = /^\[(?!compiling method|completed compiling|bailout end|marking 0x|optimizing 0x)|^\s*;;; deoptimize at/;
 
 function child(
   args: string[],
@@ -162,8 +187,20 @@ const PROBE_FILE = join(dir, 'heap-probe.jsonl');
 const bot = child(
   ['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'],
   { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey, BOOKMAKER_HEAP_PROBE: PROBE_FILE },
-  ['--trace-gc', '--import', 'tsx', '--import', new URL('./heap-probe.mjs', import.meta.url).pathname],
+  [
+    '--trace-gc',
+    ...(TRACE ? ['--trace-opt', '--trace-deopt-verbose'] : []),
+    ...BOT_NODE_FLAGS,
+    '--import',
+    'tsx',
+    '--import',
+    new URL('./heap-probe.mjs', import.meta.url).pathname,
+  ],
   (line) => {
+    if (TRACE && (line.startsWith('[') || line.startsWith(' ')) && !line.includes(' ms: ')) {
+      if (TRACE_KEEP.test(line)) TRACE.write(`${((Date.now() - spawnedAt) / 1000).toFixed(1)} ${line}\n`);
+      return true;
+    }
     if (!line.includes(' ms: ')) return false;
     // `[pid:addr] <ms since the isolate started> ms: Mark-Compact a (b) -> LIVE (d) MB, ...`
     const g = markCompact(line);
@@ -286,7 +323,7 @@ let nextProbe = t0;
 while (Date.now() < end) {
   if (Date.now() >= nextProbe) {
     bot.proc.kill('SIGWINCH');
-    nextProbe += 60_000;
+    nextProbe += PROBE_MINUTES * 60_000;
   }
   await sleep(SAMPLE_MS);
   if (bot.proc.exitCode !== null) throw new Error(`the bot exited during the soak (code ${bot.proc.exitCode}): ${bot.out().slice(-4000)}`);
@@ -331,6 +368,7 @@ const afterStop = (await openOrders()).length;
 sim.proc.kill('SIGTERM');
 await sim.exited;
 rmSync(dir, { recursive: true, force: true });
+if (TRACE) await new Promise((r) => TRACE.end(r));
 
 const rss = secondHalf(
   samples.map((s) => ({ t: s.t, v: s.rssMb })),
@@ -381,6 +419,9 @@ report(
     ['event-loop lag p99 ms: largest / median sample', `${r1(lagMax)} / ${r1(lagMedian)}`],
     ['bot exit code after SIGTERM', String(botCode ?? -1)],
     ['bot tree', BOT_ROOT],
+    ...(BOT_NODE_FLAGS.length || TRACE
+      ? [['bot node flags', [...(TRACE ? ['--trace-opt', '--trace-deopt-verbose'] : []), ...BOT_NODE_FLAGS].join(' ')] as [string, string]]
+      : []),
   ],
   {
     name: 'rotation-soak',
