@@ -32,8 +32,9 @@ function slackOf(max: number): number {
  * `cap` doubles in a JS array of double elements: a copy of one template per length (one allocation
  * and a copy of its memory, the elements already doubles). An ArrayBuffer per buffer cost ~4-9 µs
  * of the embedder's allocator and its collection (a backtest made ~240 a run: 0.7 % of its CPU).
+ * Also the buffers of the pending prints (./pending-prints.ts).
  */
-function doublesOf(cap: number): number[] {
+export function doublesOf(cap: number): number[] {
   let t = TEMPLATES.get(cap);
   if (t === undefined) {
     t = [];
