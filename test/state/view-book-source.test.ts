@@ -35,7 +35,11 @@ for (const outcomeIndex of [1, 0] as const) {
   for (const withoutOwn of [undefined, false, true]) {
     test(`the view's book from a ${outcomeIndex === 1 ? 'YES' : 'NO-only'} snapshot (withoutOwn ${withoutOwn}) is viewBook of its YES-terms levels`, () => {
       const store = new StateStore();
-      store.dispatch({ type: 'BookEventReceived', event: { type: 'snapshot', book: snapshot(outcomeIndex, withoutOwn), seq: 1, localTs: 1500, source: 'stream' }, ts: 1500 });
+      store.dispatch({
+        type: 'BookEventReceived',
+        event: { type: 'snapshot', book: snapshot(outcomeIndex, withoutOwn), seq: 1, localTs: 1500, source: 'stream' },
+        ts: 1500,
+      });
       const m = store.state.markets.get(M)!;
       const y = yesTermsLevels(m.books)!;
       const v = selectMarketView(store.state, M, 2000)!;
