@@ -55,7 +55,8 @@ export function pushPrint(buf: PrintBuffer, head: number, tail: number, ts: numb
   if (buf.end !== tail || tail >= buf.capacity) {
     const len = tail - head;
     const cap = Math.max(16, Math.min(2 * max, Math.max(4 * (len + 1), 16)));
-    const nb = new PrintBuffer(doublesOf(Math.max(cap, len + 1) * SLOT));
+    // a power of two of slots: a handful of lengths over a run, each one template of doublesOf
+    const nb = new PrintBuffer(doublesOf(powerOfTwoAtLeast(Math.max(cap, len + 1)) * SLOT));
     const from = buf.data;
     const to = nb.data;
     for (let i = head * SLOT, o = 0; i < tail * SLOT; i++, o++) to[o] = from[i]!;
@@ -76,6 +77,13 @@ export function pushPrint(buf: PrintBuffer, head: number, tail: number, ts: numb
   OUT.tail = tail + 1;
   OUT.dropped = dropped;
   return OUT;
+}
+
+/** The least power of two at least `n` (n ≥ 1). */
+function powerOfTwoAtLeast(n: number): number {
+  let p = 16;
+  while (p < n) p *= 2;
+  return p;
 }
 
 export const printTs = (b: PrintBuffer, k: number): number => b.data[k * SLOT]!;
