@@ -8,6 +8,9 @@
 import type { KernelTick } from '../kernel/quoting-kernel.ts';
 import { othersBook } from '../strategy/others-book.ts';
 import type { MarketView } from '../strategy/types.ts';
+import type { QuoteDenied } from '../risk/types.ts';
+
+const NO_DENIALS: readonly QuoteDenied[] = [];
 
 /**
  * What a market's view held on a tick where its strategy returned nothing (null): facts about the view,
@@ -99,7 +102,10 @@ export class RunDiagnostics {
       c.returnedNothingBecause[why] = (c.returnedNothingBecause[why] ?? 0) + 1;
     } else if (t.returned === 0) c.returnedEmpty++;
     if (t.reason !== undefined) c.pulls[t.reason] = (c.pulls[t.reason] ?? 0) + 1;
-    for (const d of t.deniedBy ?? []) {
+    // an index loop over the shared empty list most ticks hold (not `?? []`: a new array a tick)
+    const deniedBy = t.deniedBy ?? NO_DENIALS;
+    for (let i = 0; i < deniedBy.length; i++) {
+      const d = deniedBy[i]!;
       if (d.quote === null) {
         if (t.reason === undefined) c.pulls[d.reason] = (c.pulls[d.reason] ?? 0) + 1;
         continue;

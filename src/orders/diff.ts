@@ -181,12 +181,45 @@ const NONE: readonly TrackedOrder[] = [];
  * `diff(desired, tracked, tol, nowSec).length === 0`, without building anything: every desired
  * slot holds one working order within tolerance, or an order still in flight; every other slot
  * with orders has one in flight. A slot named twice is diff's error to raise: false here.
+ *
+ * It runs on every tick of every quoting market (OrderManager.settledNow), so each desired slot's
+ * orders are found in one pass over the tracked ones (their count, whether one is in flight, and
+ * which tracked orders a desired slot takes, as bits of a number), and only an order no desired slot
+ * takes has its slot's orders looked at again: a slot name is a market id and more, and a compare of
+ * two of them costs ~10 ns. Beyond WANTED_BITS tracked orders, the same answer by plain scans.
  */
 export function diffIsEmpty(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): boolean {
   for (let i = 1; i < desired.length; i++) {
     const slot = desired[i]!.slot;
     for (let j = 0; j < i; j++) if (desired[j]!.slot === slot) return false;
   }
+  if (tracked.length > WANTED_BITS) return diffIsEmptyWide(desired, tracked, tol, nowSec);
+  let wanted = 0;
+  for (let i = 0; i < desired.length; i++) {
+    const d = desired[i]!;
+    let n = 0;
+    let only: TrackedOrder | undefined;
+    let busy = false;
+    for (let j = 0; j < tracked.length; j++) {
+      const t = tracked[j]!;
+      if (t.slot !== d.slot) continue;
+      n++;
+      only = t;
+      if (t.state !== 'working') busy = true;
+      wanted |= 1 << j;
+    }
+    if (busy) continue;
+    if (n !== 1 || !withinTolerance(only!, d.order, tol, nowSec)) return false;
+  }
+  for (let j = 0; j < tracked.length; j++) if ((wanted & (1 << j)) === 0 && !slotBusy(tracked, tracked[j]!.slot)) return false;
+  return true;
+}
+
+/** tracked orders diffIsEmpty marks as wanted in the bits of one number */
+const WANTED_BITS = 30;
+
+/** diffIsEmpty by plain scans (more tracked orders than bits), the desired slots known distinct. */
+function diffIsEmptyWide(desired: readonly DesiredOrder[], tracked: readonly TrackedOrder[], tol: Tolerances, nowSec: number): boolean {
   for (let i = 0; i < desired.length; i++) {
     const d = desired[i]!;
     let n = 0;

@@ -150,10 +150,10 @@ export function applyRisk(view: MarketView, quotes: readonly DesiredQuote[] | nu
 function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: RiskLimits, state: RiskState): RiskResult {
   const n = quotes.length;
   const decisions: (RiskDecision | undefined)[] = new Array(n);
-  const sizes: number[] = new Array(n);
-  // the reasons of trims, made on the first trim (most ticks trim nothing)
+  // each quote's size after stage 4, made (every quote's size) on the first trim, and the reasons of
+  // the trims: most ticks trim nothing, and a quote untrimmed has its own size (no per-tick copy)
+  let sizes: number[] | null = null;
   let trims: (RiskReason | undefined)[] | null = null;
-  for (let i = 0; i < n; i++) sizes[i] = quotes[i]!.size;
   const matched = matchExisting(view, quotes);
   const ctx = priceContext(view, quotes);
 
@@ -188,32 +188,41 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     const i = order[k]!;
     if (decisions[i] || matched[i]) continue;
     const q = quotes[i]!;
-    if (sizes[i]! > limits.maxOrderSize) {
-      sizes[i] = limits.maxOrderSize;
+    let size = q.size;
+    if (size > limits.maxOrderSize) {
+      size = limits.maxOrderSize;
       (trims ??= new Array(n))[i] = 'ORDER_SIZE';
     }
     // caps are computed on first need only (a tick whose quotes all stand costs none)
     const bid = q.side === 'bid';
     const cap = bid ? (capBid ??= sideCapOf(view, limits, 'bid', base, mark)) : (capAsk ??= sideCapOf(view, limits, 'ask', base, mark));
     const room = cap.limit - (bid ? reachBid : reachAsk);
-    if (room < sizes[i]!) {
-      sizes[i] = Math.max(0, room);
+    if (room < size) {
+      size = Math.max(0, room);
       (trims ??= new Array(n))[i] = cap.reason;
     }
-    if (sizes[i]! < Math.max(1, view.minSize)) {
+    if (size !== q.size) (sizes ??= quoteSizes(quotes))[i] = size;
+    if (size < Math.max(1, view.minSize)) {
       const reason = trims?.[i] ?? 'ORDER_SIZE';
-      decisions[i] = { kind: 'deny', quote: q, reason, detail: `${q.side} size ${q.size} leaves ${sizes[i]} under the limit (market minimum ${view.minSize})` };
+      decisions[i] = { kind: 'deny', quote: q, reason, detail: `${q.side} size ${q.size} leaves ${size} under the limit (market minimum ${view.minSize})` };
       continue;
     }
-    if (bid) reachBid += sizes[i]!;
-    else reachAsk += sizes[i]!;
+    if (bid) reachBid += size;
+    else reachAsk += size;
     costly++;
   }
 
-  // 4b. orders already working past a cap (a position sync, a mark that moved the notional cap)
-  const stayBid = stayingSize(quotes, matched, decisions, 'bid');
+  // 4b. orders already working past a cap (a position sync, a mark that moved the notional cap);
+  // both sides' staying sizes in one pass (shedding bids denies only bids: the asks' sum is the same)
+  let stayBid = 0;
+  let stayAsk = 0;
+  for (let i = 0; i < n; i++) {
+    if (!matched[i] || decisions[i]) continue;
+    const q = quotes[i]!;
+    if (q.side === 'bid') stayBid += q.size;
+    else if (q.side === 'ask') stayAsk += q.size;
+  }
   if (stayBid > 0) shedPastCap(quotes, order, matched, decisions, view.position.net, stayBid, 'bid', (capBid ??= sideCapOf(view, limits, 'bid', base, mark)));
-  const stayAsk = stayingSize(quotes, matched, decisions, 'ask');
   if (stayAsk > 0) shedPastCap(quotes, order, matched, decisions, -view.position.net, stayAsk, 'ask', (capAsk ??= sideCapOf(view, limits, 'ask', base, mark)));
 
   // 5. rate budget over the creates that survived
@@ -236,7 +245,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
       const q = quotes[costlyIdx[k]!]!;
       const old = replacedOrder(view.quotes, q, matched);
       olds[k] = old;
-      values[k] = moveValue(q.price, sizes[costlyIdx[k]!]!, q.level, old, view.tick);
+      values[k] = moveValue(q.price, sizes === null ? q.size : sizes[costlyIdx[k]!]!, q.level, old, view.tick);
     }
     const budget = allocateBudget(values, state.tokens);
     tokensLeft = budget.tokens;
@@ -261,7 +270,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   let all = true;
   for (let i = 0; i < n; i++) {
     if (!decisions[i]) passed++;
-    if (decisions[i] || sizes[i] !== quotes[i]!.size) all = false;
+    if (decisions[i] || (sizes !== null && sizes[i] !== quotes[i]!.size)) all = false;
   }
   const out: DesiredQuote[] = all && keptOrders.length === 0 ? (quotes as DesiredQuote[]) : new Array<DesiredQuote>(passed);
   const keeps = new Array<Bytes32 | null>(passed);
@@ -273,7 +282,7 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
     const d = decisions[i];
     if (d) {
       if (d.kind === 'deny') (events ??= []).push(denied(view, d.reason, d.detail, d.quote));
-    } else if (sizes[i] !== q.size) {
+    } else if (sizes !== null && sizes[i] !== q.size) {
       out[o] = { ...q, size: sizes[i]! };
       keeps[o++] = null;
       decisions[i] = { kind: 'trim', quote: q, size: sizes[i]!, reason: trims![i]! };
@@ -290,6 +299,13 @@ function gateQuotes(view: MarketView, quotes: readonly DesiredQuote[], limits: R
   // nothing spent: the refilled state as it came in
   const after = tokensLeft === state.tokens ? state : { tokens: tokensLeft, refilledAt: state.refilledAt };
   return { action: 'quote', quotes: out, keeps, decisions: decisions as RiskDecision[], denied: events ?? NO_DENIALS, state: after };
+}
+
+/** Every quote's own size, in order: gateQuotes' sizes at their first trim. */
+function quoteSizes(quotes: readonly DesiredQuote[]): number[] {
+  const sizes = new Array<number>(quotes.length);
+  for (let i = 0; i < quotes.length; i++) sizes[i] = quotes[i]!.size;
+  return sizes;
 }
 
 /**
@@ -323,18 +339,6 @@ function shedPastCap(
     };
     staying -= q.size;
   }
-}
-
-/** Total size of the quotes on one side that stay as the orders they match. */
-function stayingSize(
-  quotes: readonly DesiredQuote[],
-  matched: readonly (WorkingQuote | undefined)[],
-  decisions: readonly (RiskDecision | undefined)[],
-  side: 'bid' | 'ask',
-): number {
-  let n = 0;
-  for (let i = 0; i < quotes.length; i++) if (matched[i] && !decisions[i] && quotes[i]!.side === side) n += quotes[i]!.size;
-  return n;
 }
 
 /** The live own order a create would replace: same side and level, not matched to another quote. */

@@ -54,10 +54,16 @@ const memoOf = (m: MarketState): MarketMemo => m.memo;
 /** The YES-terms view book, built once per books object (with the book time of its first view). */
 function bookOf(m: MarketState, memo: MarketMemo): ViewBook | null {
   if (memo.books === m.books) return memo.book;
-  const y = yesTermsLevels(m.books);
-  if (!y) return null;
   // a replay without the drop copy marks its books as not holding our orders (src/strategy/others-book.ts)
-  const v = viewBook(y.bids, y.asks, y.venueTs, m.bookUpdatedAt, (m.books.yes ?? m.books.no)?.withoutOwn === true);
+  const yes = m.books.yes;
+  let v: ViewBook;
+  // the YES book's levels as they are (every tick of a YES-quoted market: no yesTermsLevels object to read them from)
+  if (yes) v = viewBook(yes.bids, yes.asks, yes.venueTs, m.bookUpdatedAt, yes.withoutOwn === true);
+  else {
+    const y = yesTermsLevels(m.books);
+    if (!y) return null;
+    v = viewBook(y.bids, y.asks, y.venueTs, m.bookUpdatedAt, m.books.no?.withoutOwn === true);
+  }
   memo.books = m.books;
   memo.book = v;
   return v;

@@ -32,19 +32,23 @@ function slackOf(max: number): number {
  * `cap` doubles in a JS array of double elements: a copy of one template per length (one allocation
  * and a copy of its memory, the elements already doubles). An ArrayBuffer per buffer cost ~4-9 µs
  * of the embedder's allocator and its collection (a backtest made ~240 a run: 0.7 % of its CPU).
+ * Also the buffers of the pending prints (./pending-prints.ts).
  */
-function doublesOf(cap: number): number[] {
+export function doublesOf(cap: number): number[] {
   let t = TEMPLATES.get(cap);
   if (t === undefined) {
     t = [];
     // pushed one by one: an array of packed double elements from the first (0.5 is no small integer)
     for (let i = 0; i < cap; i++) t.push(0.5);
-    if (TEMPLATES.size >= 8) TEMPLATES.clear();
+    if (TEMPLATES.size >= 16) TEMPLATES.clear();
     TEMPLATES.set(cap, t);
   }
   return t.slice();
 }
-/** doublesOf's templates, by length (one per configured history size; a handful at most) */
+/**
+ * doublesOf's templates, by length: one per configured history size, and the pending prints' buffers
+ * (./pending-prints.ts: powers of two of slots, at most ~8 lengths); a handful at most, 16 before a clear.
+ */
 const TEMPLATES = new Map<number, number[]>();
 
 /** A buffer of samples in columns: `n` of `cap` written, entries below `n` never written again. */

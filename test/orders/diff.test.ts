@@ -139,6 +139,52 @@ describe('diffIsEmpty', () => {
     }
     assert.ok(empty > 100);
   });
+
+  it('says the same with many slots and orders (past the 30 tracked orders its bits hold, and below)', () => {
+    let seed = 11;
+    // the generator's high bits (its low bits cycle: rand(2) would alternate)
+    const rand = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return Math.floor(seed / 65_536) % n;
+    };
+    const states: TrackedOrder['state'][] = ['working', 'working', 'working', 'working', 'working', 'pending-create', 'pending-cancel'];
+    let empty = 0;
+    let wide = 0;
+    let wideEmpty = 0;
+    for (let round = 0; round < 3000; round++) {
+      // a third of the rounds clean (every slot wanted, one working order in tolerance, now and then one in flight)
+      const clean = rand(3) === 0;
+      const slots = Array.from({ length: rand(2) === 0 ? 36 : 10 }, (_, i) => `m:bid:${i}`);
+      // in a clean round a slot now and then no longer wanted: settled only while its order is still in flight
+      const unwanted = slots.map(() => clean && rand(12) === 0);
+      const desired: DesiredOrder[] = [];
+      slots.forEach((slot, i) => {
+        if (!unwanted[i] && (clean || rand(8) > 0)) desired.push(want(slot, order(500_000, 10_000_000, 1)));
+      });
+      const tracked: TrackedOrder[] = [];
+      slots.forEach((slot, i) => {
+        for (let n = clean ? 1 : rand(6) === 0 ? 2 + rand(2) : rand(8) === 0 ? 0 : 1; n > 0; n--) {
+          const price = clean || rand(12) > 0 ? 500_000 : 520_000;
+          const inFlight = unwanted[i] ? (rand(3) > 0 ? 'pending-cancel' : 'working') : rand(10) === 0 ? 'pending-create' : 'working';
+          const state = clean ? inFlight : states[rand(7)];
+          tracked.push(have(slot, order(price, 10_000_000, 1), round * 100 + tracked.length, state));
+        }
+      });
+      let expected: boolean;
+      try {
+        expected = diff(desired, tracked, tol, 100).length === 0;
+      } catch {
+        expected = false;
+      }
+      assert.equal(diffIsEmpty(desired, tracked, tol, 100), expected, `round ${round} (${tracked.length} tracked)`);
+      if (expected) empty++;
+      if (tracked.length > 30) {
+        wide++;
+        if (expected) wideEmpty++;
+      }
+    }
+    assert.ok(empty > 300 && wide > 1000 && wideEmpty > 100 && wide < 2500, `${empty} empty, ${wide} past 30 tracked (${wideEmpty} empty)`);
+  });
 });
 
 describe('planCalls', () => {

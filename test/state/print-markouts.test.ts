@@ -14,7 +14,7 @@ import { printView } from '../../src/state/edge-view.ts';
 import type { StateEvent } from '../../src/state/events.ts';
 import { emptyState, type StoreState } from '../../src/state/market-state.ts';
 import { selectMarketView } from '../../src/state/market-view.ts';
-import { PrintBuffer, printPrice, pushPrint } from '../../src/state/pending-prints.ts';
+import { PrintBuffer, printPrice, printTs, pushPrint } from '../../src/state/pending-prints.ts';
 import { DEFAULT_LIMITS, reduce } from '../../src/state/reduce.ts';
 import { edgeAdjust, markoutsAdverse, parseEdgeGuard } from '../../src/strategy/edge-adjust.ts';
 import { topOfBook } from '../support/quoting.ts';
@@ -102,6 +102,25 @@ describe('print markouts: the passive side of each trade at the toxicity horizon
     assert.equal(tail - head, 2);
     assert.deepEqual([printPrice(buf, head), printPrice(buf, head + 1)], [98, 99]);
     assert.ok(buf.capacity <= 16, `capacity ${buf.capacity}`);
+  });
+
+  it('buffers come in a few lengths, powers of two of slots, whatever the pending window (one array template each)', () => {
+    // a window that grows to hundreds and shrinks again, copied at every length it passes through
+    const lengths = new Set<number>();
+    let buf = PrintBuffer.EMPTY;
+    let head = 0;
+    let tail = 0;
+    for (let i = 0; i < 6_000; i++) {
+      const w = pushPrint(buf, head, tail, i, 1, i, 1, 1_000);
+      if (w.buf !== buf) lengths.add(w.buf.capacity);
+      buf = w.buf;
+      tail = w.tail;
+      const pending = i < 3_000 ? Math.floor(i / 6) : Math.floor((6_000 - i) / 7);
+      head = Math.max(w.head, tail - pending);
+    }
+    assert.ok(lengths.size <= 8, `${lengths.size} lengths: ${[...lengths].join(', ')}`);
+    for (const c of lengths) assert.ok(c >= 16 && (c & (c - 1)) === 0, `capacity ${c} is no power of two`);
+    assert.deepEqual([printPrice(buf, tail - 1), printTs(buf, tail - 1)], [5_999, 5_999], 'the newest print as pushed');
   });
 });
 
