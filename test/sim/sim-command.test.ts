@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseApiKeyFlag } from '../../src/cli/commands/sim.ts';
+import { parseApiKeyFlag, parseAutoClaimFlag } from '../../src/cli/commands/sim.ts';
 import { runToExit, spawnListening } from '../support/sim-child.ts';
-import { cliArgs } from '../support/cli.ts';
+import { bookmaker, cliArgs } from '../support/cli.ts';
 
 test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag('k1'), { key: 'k1' });
@@ -15,6 +15,20 @@ test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag(`k3::read+can_create_markets`), { key: 'k3', perms: ['read', 'can_create_markets'] });
   assert.throws(() => parseApiKeyFlag('k:0x12'), /WALLET/);
   assert.throws(() => parseApiKeyFlag(`k:${w}:fly`), /PERMS/);
+});
+
+test('--auto-claim-after SECONDS: off when absent, a number of seconds from 0 to a year, listed by --help', async () => {
+  assert.equal(parseAutoClaimFlag({}), null);
+  assert.equal(parseAutoClaimFlag({ 'auto-claim-after': 0 }), 0);
+  assert.equal(parseAutoClaimFlag({ 'auto-claim-after': 45 }), 45);
+  for (const bad of [-1, Number.NaN, 400 * 86_400]) assert.throws(() => parseAutoClaimFlag({ 'auto-claim-after': bad }), /--auto-claim-after/);
+  const help = await bookmaker(['sim', '--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--auto-claim-after SECONDS/);
+  assert.match(help.stdout, /auto-claim/);
+  const { code, stderr } = await runToExit(cliArgs(['sim', '--port', '0', '--auto-claim-after', '-5']));
+  assert.equal(code, 2, stderr);
+  assert.match(stderr, /--auto-claim-after/);
 });
 
 test('sim prints the listening line, answers, and saves its state file on SIGTERM', async () => {
