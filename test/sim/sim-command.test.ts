@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { parseApiKeyFlag, parseAutoClaimFlag } from '../../src/cli/commands/sim.ts';
 import { runToExit, spawnListening } from '../support/sim-child.ts';
 import { bookmaker, cliArgs } from '../support/cli.ts';
+import { demoWallet } from '../../src/sim/local-exchange.ts';
+import { createSigner } from '../../src/exchange/signing/signer.ts';
+import { MAINNET } from '../../src/exchange/chains.ts';
 
 test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag('k1'), { key: 'k1' });
@@ -29,6 +32,48 @@ test('--auto-claim-after SECONDS: off when absent, a number of seconds from 0 to
   const { code, stderr } = await runToExit(cliArgs(['sim', '--port', '0', '--auto-claim-after', '-5']));
   assert.equal(code, 2, stderr);
   assert.match(stderr, /--auto-claim-after/);
+});
+
+test('sim --auto-claim-after: a resolved market is auto-claimed for every holder, the losing side shown autoclaimed', async () => {
+  const sim = await spawnListening([
+    ...cliArgs(['sim', '--port', '0', '--seed', '5', '--markets', '1', '--no-agents', '--auto-claim-after', '0.5']),
+    ...['--api-key', 'ac-yes::read,trade,admin', '--api-key', 'ac-no'],
+  ]);
+  const { child, base } = sim;
+  try {
+    const wallets = ['ac-yes', 'ac-no'].map((k) => demoWallet(5, k));
+    const post = async (key: string, path: string, body: unknown) => {
+      const r = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    const market = ((await (await fetch(`${base}/markets?limit=1`)).json()) as { markets: { id: string }[] }).markets[0]!.id;
+    // a YES bid and a NO bid at 0.5 mint 3 sets: ac-yes holds 3 YES, ac-no 3 NO
+    for (const [i, key] of ['ac-yes', 'ac-no'].entries()) {
+      const signer = createSigner({ privateKey: wallets[i]!.privateKey, chain: MAINNET });
+      const r = await post(key, '/orders', signer.signOrder({ marketId: market as `0x${string}`, outcomeIndex: 1 - i, side: 0, price: 500_000, size: 3_000_000 }));
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    assert.equal((await post('ac-yes', `/markets/${market}/resolve`, { outcome: 'yes' })).status, 200);
+    const rows = async (i: number) => {
+      const r = await fetch(`${base}/portfolio/${wallets[i]!.wallet}?marketId=${market}`, { headers: { authorization: `Bearer ${i ? 'ac-no' : 'ac-yes'}` } });
+      return ((await r.json()) as { portfolio: { balance: string; claimState: string | null; tokensRedeemed: string }[] }).portfolio;
+    };
+    // (no time assertion: a generous bound against hanging only)
+    for (const giveUp = Date.now() + 60_000; Date.now() < giveUp; await new Promise((r) => setTimeout(r, 100)))
+      if ((await rows(0))[0]?.claimState === 'autoclaimed' && (await rows(1))[0]?.claimState === 'autoclaimed') break;
+    assert.deepEqual((await rows(0)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]), [['0', 'autoclaimed', '3000000']]);
+    assert.deepEqual((await rows(1)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]), [['0', 'autoclaimed', '3000000']], 'the losing side too');
+    // (written before the listening line, on stderr: read after the wait, as the churn test does)
+    assert.match(sim.stderr(), /sim: resolved positions are auto-claimed 0\.5 s after the resolution/);
+    child.kill('SIGTERM');
+    assert.equal(await sim.exited, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
 });
 
 test('sim prints the listening line, answers, and saves its state file on SIGTERM', async () => {
