@@ -417,10 +417,7 @@ report(
       'account books at the end: all / of markets not quoted / of which holding tokens',
       held ? `${held.books} / ${held.notQuoted} / ${held.notQuotedHolding}` : 'n/a (no admin read)',
     ],
-    [
-      'bookmaker_claimable_usdc series / claimable total USDC at the end',
-      held ? `${held.claimableSeries} / ${held.claimableTotal}` : 'n/a',
-    ],
+    ['bookmaker_claimable_usdc series / claimable total USDC at the end', held ? `${held.claimableSeries} / ${held.claimableTotal}` : 'n/a'],
     ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
     ['second-half RSS growth MB (slope × duration)', rss.growth],
     ['full GCs (mark-compact) in the soak', String(liveSeries.length)],

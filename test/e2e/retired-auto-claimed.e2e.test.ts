@@ -21,7 +21,19 @@ import type { Bot } from '../../src/runtime/bot.ts';
 import { accountBlock } from '../../src/runtime/run-report.ts';
 import { createAutoClaim } from '../../src/sim/auto-claim.ts';
 import { freePort } from '../support/net.ts';
-import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, openOrders, place, scrapeMetrics, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
+import {
+  boughtYes,
+  ledgerConfig,
+  metricValue,
+  onLedgerExchange,
+  openOrders,
+  place,
+  scrapeMetrics,
+  startTestBot,
+  waitFor,
+  yesTerms,
+  type Harness,
+} from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 
 const ROTATING = `  refreshSeconds: 1
@@ -97,10 +109,14 @@ test('retired markets auto-claimed by the venue (winning and losing-only): their
         assert.equal(b.kernel.account.figures().cash - cashBefore, 10n * BigInt(S), 'the cash gained is what the venue paid');
 
         // the claims tracker: both claimed, nothing claimable, m1's series removed
-        await waitFor('the claims tracker shows both claimed', () => {
-          const c = b.report('test', 0).claims;
-          return [k1, k2].every((m) => c?.markets.some((x) => x.marketId === m && x.state === 'claimed') === true);
-        }, 30_000);
+        await waitFor(
+          'the claims tracker shows both claimed',
+          () => {
+            const c = b.report('test', 0).claims;
+            return [k1, k2].every((m) => c?.markets.some((x) => x.marketId === m && x.state === 'claimed') === true);
+          },
+          30_000,
+        );
         const claims = b.report('test', 0).claims!;
         assert.equal(claims.totalClaimableUsdc, '0.000000');
         assert.equal(claims.books?.claimableUsdc ?? '0.000000', '0.000000', 'the books hold nothing resolved unclaimed');

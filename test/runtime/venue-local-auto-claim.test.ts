@@ -28,7 +28,8 @@ test('venue.local.autoClaimAfterSeconds: the embedded exchange auto-claims a res
   const { v, ex, wallet, market } = await embedded({ autoClaimAfterSeconds: 0 });
   try {
     // (no time assertion: a generous bound against hanging only)
-    for (const giveUp = Date.now() + 60_000; claimOf(ex.state, wallet, market) === undefined && Date.now() < giveUp; ) await new Promise((r) => setTimeout(r, 20));
+    for (const giveUp = Date.now() + 60_000; claimOf(ex.state, wallet, market) === undefined && Date.now() < giveUp; )
+      await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(claimOf(ex.state, wallet, market), { yes: 2_000_001n, no: 2_000_001n, auto: true });
     const p = ex.state.engine.position(wallet, market)!;
     assert.deepEqual([p.yes, p.no], [0n, 0n]);

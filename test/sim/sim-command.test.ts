@@ -10,6 +10,7 @@ import { bookmaker, cliArgs } from '../support/cli.ts';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
 import { createSigner } from '../../src/exchange/signing/signer.ts';
 import { MAINNET } from '../../src/exchange/chains.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 
 test('--api-key KEY[:WALLET[:PERMS]] parsing', () => {
   assert.deepEqual(parseApiKeyFlag('k1'), { key: 'k1' });
@@ -54,7 +55,11 @@ test('sim --auto-claim-after: a resolved market is auto-claimed for every holder
     // a YES bid and a NO bid at 0.5 mint 3 sets: ac-yes holds 3 YES, ac-no 3 NO
     for (const [i, key] of ['ac-yes', 'ac-no'].entries()) {
       const signer = createSigner({ privateKey: wallets[i]!.privateKey, chain: MAINNET });
-      const r = await post(key, '/orders', signer.signOrder({ marketId: market as `0x${string}`, outcomeIndex: 1 - i, side: 0, price: 500_000, size: 3_000_000 }));
+      const r = await post(
+        key,
+        '/orders',
+        signer.signOrder({ marketId: market as Bytes32, outcomeIndex: (1 - i) as 0 | 1, side: 0, price: 500_000, size: 3_000_000 }),
+      );
       assert.equal(r.status, 201, JSON.stringify(r.body));
     }
     assert.equal((await post('ac-yes', `/markets/${market}/resolve`, { outcome: 'yes' })).status, 200);
@@ -65,8 +70,15 @@ test('sim --auto-claim-after: a resolved market is auto-claimed for every holder
     // (no time assertion: a generous bound against hanging only)
     for (const giveUp = Date.now() + 60_000; Date.now() < giveUp; await new Promise((r) => setTimeout(r, 100)))
       if ((await rows(0))[0]?.claimState === 'autoclaimed' && (await rows(1))[0]?.claimState === 'autoclaimed') break;
-    assert.deepEqual((await rows(0)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]), [['0', 'autoclaimed', '3000000']]);
-    assert.deepEqual((await rows(1)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]), [['0', 'autoclaimed', '3000000']], 'the losing side too');
+    assert.deepEqual(
+      (await rows(0)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]),
+      [['0', 'autoclaimed', '3000000']],
+    );
+    assert.deepEqual(
+      (await rows(1)).map((x) => [x.balance, x.claimState, x.tokensRedeemed]),
+      [['0', 'autoclaimed', '3000000']],
+      'the losing side too',
+    );
     // (written before the listening line, on stderr: read after the wait, as the churn test does)
     assert.match(sim.stderr(), /sim: resolved positions are auto-claimed 0\.5 s after the resolution/);
     child.kill('SIGTERM');

@@ -129,7 +129,8 @@ const command: CommandSpec = {
     'auto-claim-after': {
       type: 'number',
       description:
-        "the venue's auto-claim: SECONDS after a market resolves, every wallet's tokens in it are redeemed at the payout (claimState autoclaimed; default off: positions stay claimable)",
+        "the venue's auto-claim: SECONDS after a market resolves, every wallet's tokens in it are redeemed at the payout " +
+        '(claimState autoclaimed; default off: positions stay claimable)',
       arg: 'SECONDS',
     },
     flow: {
