@@ -56,6 +56,7 @@ const LOCAL_KEYS = [
   'resolutionDelaySeconds',
   'maxLiveMarkets',
   'settleOutside',
+  'autoClaimAfterSeconds',
 ];
 /** a year: longer periods are surely a unit mistake (ms given for seconds) */
 const MAX_CHURN_SECONDS = 365 * 86_400;
@@ -139,5 +140,7 @@ export function parseLocal(raw: unknown, path: string): LocalVenueSettings {
     maxLiveMarkets: int(o, 'maxLiveMarkets', path, 0, 100_000, 0),
     // as the synthetic backtest's markets (docs/edge.md, "Markets that resolve and are replaced")
     settleOutside: readNumber(o, 'settleOutside', path, { min: 0, max: 0.5, lt: true }, DEFAULT_SETTLE_OUTSIDE),
+    // the venue's auto-claim, as `bookmaker sim --auto-claim-after` (off unless set: positions stay claimable)
+    autoClaimAfterSeconds: readOptionalNumber(o, 'autoClaimAfterSeconds', path, { min: 0, max: MAX_CHURN_SECONDS }) ?? null,
   };
 }

@@ -49,6 +49,11 @@ export interface LocalVenueSettings {
    * good as known; default 0.05, as the synthetic backtest; 0 = never)
    */
   readonly settleOutside: number;
+  /**
+   * the venue's auto-claim (src/sim/auto-claim.ts): this many seconds after a market resolves, every wallet's
+   * tokens in it are redeemed at the payout (claimState `autoclaimed`); null = off, the default
+   */
+  readonly autoClaimAfterSeconds: number | null;
   /** a fault profile of src/sim/faults.ts and overrides of single settings (default none) */
   readonly faults: {
     readonly profile: FaultProfileName;

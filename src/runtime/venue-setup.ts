@@ -41,6 +41,7 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   const { createLocalExchange } = await import('../sim/local-exchange.ts');
   const { startCounterparties, counterpartyAgents } = await import('../sim/counterparties.ts');
   const { startMarketChurn, churnOptions } = await import('../sim/market-churn.ts');
+  const { startAutoClaim, autoClaimAfterMs } = await import('../sim/auto-claim.ts');
   const { faultSettingsOf } = await import('../sim/faults.ts');
   const privateKey = `0x${randomBytes(32).toString('hex')}`;
   registerSecret(privateKey);
@@ -56,6 +57,9 @@ async function startEmbedded(s: LocalVenueSettings, chain: ChainConfig): Promise
   });
   // markets created and resolved over time (venue.local.newMarketEverySeconds …); deadlines kept either way
   const churn = startMarketChurn(local, churnOptions(s.seed, s));
+  // venue.local.autoClaimAfterSeconds: the venue's auto-claim of resolved positions (off unless set)
+  const autoClaimMs = autoClaimAfterMs(s.autoClaimAfterSeconds);
+  if (autoClaimMs !== null) startAutoClaim(local, { afterMs: autoClaimMs });
   // venue.local.agents: other makers, and the noise and informed takers sharing takerRatePerSecond
   const agents = startCounterparties(local, { seed: s.seed, ...counterpartyAgents(s.agents), flow: s.flow, churn });
   const baseUrl = await local.start(s.port);

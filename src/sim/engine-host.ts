@@ -168,6 +168,11 @@ export class EngineHost {
     return this.traderAddrs[idx];
   }
 
+  /** Traders known to the engine (indices 0 … traderCount − 1). */
+  get traderCount(): number {
+    return this.traderAddrs.length;
+  }
+
   /** Apply a command (logged for replay). */
   apply(cmd: EngineCommand): ReturnType<Engine['apply']> {
     this.push({ t: 'cmd', cmd });

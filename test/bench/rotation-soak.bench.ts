@@ -24,6 +24,16 @@
  *   (test/bench/heap-probe.mjs, preloaded): the criterion's figure (flat: ≤ +0.5 MB over the second
  *   half) is that heap plus array buffers, which `--trace-gc`'s live heap leaves out.
  *
+ * - at the end, what the bot still holds of markets it no longer quotes: its account's books of them
+ *   (GET /admin/status `books.markets` with `quoted: false`: compact books waiting for a claim) and the
+ *   `bookmaker_claimable_usdc{market}` series, beside the markets retired.
+ *
+ * The sim runs the venue's auto-claim (`bookmaker sim --auto-claim-after 30`, src/sim/auto-claim.ts): 30 s
+ * after a market resolves, every wallet's tokens in it are redeemed, as the venue does, so a retired market's
+ * book folds and its claims record and series go, as in production (docs/local-exchange.md, "Resolution and
+ * claims"). `--auto-claim-after S` changes the delay; `--no-auto-claim` runs the sim without it (nobody ever
+ * claims: the readings of session 28 and before).
+ *
  * `--tree DIR` runs the bot of another checkout (e.g. the baseline's) against this tree's sim and readings.
  * `--bot-trace FILE` runs the bot with V8's `--trace-opt --trace-deopt-verbose` and writes to FILE, each line
  * prefixed by the seconds since the bot was spawned, every completed optimisation, every deopt (its reason and
@@ -33,7 +43,7 @@
  * command. `--probe-minutes N` spaces the heap probes (below).
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
- *     [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe-minutes 1]
+ *     [--auto-claim-after 30] [--no-auto-claim] [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe-minutes 1]
  *
  * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
  * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
@@ -65,6 +75,10 @@ const REFRESH = arg('refresh', 10);
  * the first and the last probe only) shows the bot's own re-optimisation, without the second-half readings.
  */
 const PROBE_MINUTES = arg('probe-minutes', 1);
+/** the sim's auto-claim delay, seconds (null: `--no-auto-claim`, nobody claims) */
+const AUTO_CLAIM_AFTER = process.argv.includes('--no-auto-claim') ? null : arg('auto-claim-after', 30);
+/** the bot's admin endpoint (its token: this run's own), read at the end for the books of markets no longer quoted */
+const ADMIN_TOKEN = `rotation-soak-admin-${process.pid}-${Date.now()}`;
 const SAMPLE_MS = 5_000;
 /** the bot stops quoting a market this long before its deadline: a tenth of the lifetime, 1–30 s */
 const PAUSE_BEFORE_DEADLINE = Math.max(1, Math.min(30, Math.round(LIFETIME / 10)));
@@ -134,6 +148,7 @@ const sim = child(
     String(EVERY),
     '--market-lifetime',
     String(LIFETIME),
+    ...(AUTO_CLAIM_AFTER === null ? [] : ['--auto-claim-after', String(AUTO_CLAIM_AFTER)]),
   ],
   process.env,
   ['--import', 'tsx'],
@@ -180,13 +195,20 @@ watchdog:
 `,
 );
 const metricsPort = await freePort();
+const adminPort = await freePort();
 /** the heap V8 keeps after each full (mark-compact) collection: what the bot really holds, RSS saw-tooth aside */
 const majors: { isolate: string; at: number; live: number }[] = [];
 const spawnedAt = Date.now();
 const PROBE_FILE = join(dir, 'heap-probe.jsonl');
 const bot = child(
   ['run', '-c', cfg, '--api-key', KEY, '--metrics-port', String(metricsPort), '--log-level', 'warn', '--summary-seconds', '0'],
-  { ...process.env, BOOKMAKER_PRIVATE_KEY: privateKey, BOOKMAKER_HEAP_PROBE: PROBE_FILE },
+  {
+    ...process.env,
+    BOOKMAKER_PRIVATE_KEY: privateKey,
+    BOOKMAKER_HEAP_PROBE: PROBE_FILE,
+    BOOKMAKER_ADMIN_TOKEN: ADMIN_TOKEN,
+    BOOKMAKER_ADMIN_PORT: String(adminPort),
+  },
   [
     '--trace-gc',
     ...(TRACE ? ['--trace-opt', '--trace-deopt-verbose'] : []),
@@ -353,6 +375,28 @@ let created = 0;
     cursor = page.markets.length ? page.cursor : null;
   } while (cursor);
 }
+// what the bot holds of markets it no longer quotes: its account's books (compact ones waiting for a claim) and
+// the claimable series
+const held = await (async () => {
+  try {
+    const r = await fetch(`http://127.0.0.1:${adminPort}/admin/status`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    if (!r.ok) throw new Error(`GET /admin/status: ${r.status}`);
+    const st = (await r.json()) as { books?: { markets: { market: string; quoted: boolean; yes: string; no: string }[] } };
+    const books = st.books?.markets ?? [];
+    const notQuoted = books.filter((b) => !b.quoted);
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    return {
+      books: books.length,
+      notQuoted: notQuoted.length,
+      notQuotedHolding: notQuoted.filter((b) => b.yes !== '0.000000' || b.no !== '0.000000').length,
+      claimableSeries: [...text.matchAll(/^bookmaker_claimable_usdc\{/gm)].length,
+      claimableTotal: metricValue(text, 'bookmaker_claimable_total_usdc')[0] ?? NaN,
+    };
+  } catch (e) {
+    process.stderr.write(`rotation-soak: the end-of-run books read failed: ${(e as Error).message}\n`);
+    return null;
+  }
+})();
 const probesBefore = readProbes(PROBE_FILE, t0).length;
 bot.proc.kill('SIGWINCH');
 for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && bot.proc.exitCode === null; i++) await sleep(100);
@@ -406,6 +450,12 @@ report(
     ['markets retired by the bot (bookmaker_markets_retired_total)', `${last.retired} ${JSON.stringify(last.retiredBy)}`],
     ['markets active in the bot at the end', last.active !== null ? String(last.active) : 'n/a (no bookmaker_markets_active)'],
     ['markets with an order of the bot (venue)', String(quotedMarkets.size)],
+    ['sim auto-claim after resolution s', AUTO_CLAIM_AFTER === null ? 'off (--no-auto-claim)' : String(AUTO_CLAIM_AFTER)],
+    [
+      'account books at the end: all / of markets not quoted / of which holding tokens',
+      held ? `${held.books} / ${held.notQuoted} / ${held.notQuotedHolding}` : 'n/a (no admin read)',
+    ],
+    ['bookmaker_claimable_usdc series / claimable total USDC at the end', held ? `${held.claimableSeries} / ${held.claimableTotal}` : 'n/a'],
     ['RSS MB start / middle / end', `${r1(samples[0]!.rssMb)} / ${r1(at(MINUTES / 2).rssMb)} / ${r1(last.rssMb)}`],
     ['second-half RSS growth MB (slope × duration)', rss.growth],
     ['full GCs (mark-compact) in the soak', String(liveSeries.length)],
@@ -441,6 +491,11 @@ report(
     marketsStarted: last.started,
     marketsRetired: last.retired,
     marketsWithBotOrders: quotedMarkets.size,
+    autoClaimAfterSeconds: AUTO_CLAIM_AFTER,
+    accountBooksEnd: held?.books ?? null,
+    accountBooksNotQuotedEnd: held?.notQuoted ?? null,
+    accountBooksNotQuotedHoldingEnd: held?.notQuotedHolding ?? null,
+    claimableSeriesEnd: held?.claimableSeries ?? null,
     ordersLeftInRetired: worstLeft,
     ordersAfterStop: afterStop,
     lagP99MaxMs: r1(lagMax),

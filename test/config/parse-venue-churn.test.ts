@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseVenue } from '../../src/config/parse-venue.ts';
 import { churnOptions } from '../../src/sim/market-churn.ts';
+import { autoClaimAfterMs } from '../../src/sim/auto-claim.ts';
 import { SYNTHETIC_SETTLE_OUTSIDE } from '../../src/backtest/synthetic-source.ts';
 
 function local(raw: Record<string, unknown>) {
@@ -48,4 +49,14 @@ test('bad values are refused naming the field', () => {
     [{ newMarketEvery: 30 }, /newMarketEvery/],
   ];
   for (const [raw, re] of cases) assert.throws(() => local(raw), re, JSON.stringify(raw));
+});
+
+test('autoClaimAfterSeconds: off by default, seconds to whole ms, bad values refused naming the field', () => {
+  assert.equal(local({}).autoClaimAfterSeconds, null, 'off: positions stay claimable');
+  assert.equal(autoClaimAfterMs(local({}).autoClaimAfterSeconds), null);
+  assert.equal(local({ autoClaimAfterSeconds: 0 }).autoClaimAfterSeconds, 0);
+  assert.equal(autoClaimAfterMs(local({ autoClaimAfterSeconds: 45.5 }).autoClaimAfterSeconds), 45_500);
+  for (const bad of [-1, '30', 400 * 86_400, Number.NaN, true])
+    assert.throws(() => local({ autoClaimAfterSeconds: bad }), /venue\.local\.autoClaimAfterSeconds/, String(bad));
+  assert.throws(() => local({ autoClaimAfter: 30 }), /autoClaimAfter/);
 });

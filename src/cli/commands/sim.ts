@@ -15,6 +15,7 @@ import { ALL_PERMISSIONS } from '../../sim/router.ts';
 import type { Permission } from '../../sim/records.ts';
 import { startCounterparties } from '../../sim/counterparties.ts';
 import { churnOptions, DEFAULT_SETTLE_OUTSIDE, startMarketChurn } from '../../sim/market-churn.ts';
+import { autoClaimAfterMs, startAutoClaim } from '../../sim/auto-claim.ts';
 import { installMigration } from '../../sim/migration/install.ts';
 import { chainByName } from '../../exchange/chains.ts';
 import { registerSecret } from '../../core/logger.ts';
@@ -73,11 +74,20 @@ export function parseChurnFlags(o: ParsedArgs['options']): {
   return { newMarketEverySeconds: every, marketLifetimeSeconds: life, resolutionDelaySeconds: delay, maxLiveMarkets: cap, settleOutside: settle };
 }
 
+/** --auto-claim-after SECONDS → seconds from a resolution to the auto-claim, or null (off, the default). */
+export function parseAutoClaimFlag(o: ParsedArgs['options']): number | null {
+  const raw = o['auto-claim-after'];
+  if (raw === undefined) return null;
+  const s = raw as number;
+  if (!Number.isFinite(s) || s < 0 || s > YEAR_SECONDS) throw new BadInputError('--auto-claim-after', 'a number of seconds from 0 to a year', s);
+  return s;
+}
+
 const command: CommandSpec = {
   name: 'sim',
   summary: 'start the local exchange (HTTP + SSE) on a port',
   usage:
-    'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--settle-outside P] [--flow benign|calibrated|toxic]',
+    'bookmaker sim [--port 8787] [--seed 42] [--chain mainnet|testnet] [--api-key KEY[:WALLET[:PERMS]]]... [--faults PROFILE] [--state FILE] [--no-agents] [--new-market-every SECONDS] [--market-lifetime SECONDS] [--resolution-delay SECONDS] [--max-live-markets N] [--settle-outside P] [--auto-claim-after SECONDS] [--flow benign|calibrated|toxic]',
   description:
     'Serves the venue API under /v2 on 127.0.0.1 with real EIP-712 verification, simulated counterparties and optional fault injection. Prints "listening <base-url>" once ready. Without --api-key, demo keys with throwaway wallets are generated and printed.\n' +
     faultProfileHelp(),
@@ -116,6 +126,13 @@ const command: CommandSpec = {
       default: DEFAULT_SETTLE_OUTSIDE,
       arg: 'P',
     },
+    'auto-claim-after': {
+      type: 'number',
+      description:
+        "the venue's auto-claim: SECONDS after a market resolves, every wallet's tokens in it are redeemed at the payout " +
+        '(claimState autoclaimed; default off: positions stay claimable)',
+      arg: 'SECONDS',
+    },
     flow: {
       type: 'string',
       choices: [...FLOW_PRESETS],
@@ -131,6 +148,7 @@ const command: CommandSpec = {
     const seed = o.seed as number;
     if (!Number.isSafeInteger(seed)) throw new BadInputError('--seed', 'an integer', seed);
     const churnSeconds = parseChurnFlags(o);
+    const autoClaimAfter = parseAutoClaimFlag(o);
     const flow = o.flow ?? 'benign';
     if (!isFlowPreset(flow)) throw new BadInputError('--flow', `one of ${FLOW_PRESETS.join(', ')}`, flow);
     const faults = o.faults === undefined ? undefined : faultProfileFlag('--faults', o.faults as string, 'sim');
@@ -178,6 +196,9 @@ const command: CommandSpec = {
       });
       // deadlines are kept (closed, then resolved) with or without new markets and agents
       const churn = startMarketChurn(ex, churnOptions(seed, churnSeconds));
+      // the venue's auto-claim of resolved positions (off unless --auto-claim-after is given)
+      const autoClaimMs = autoClaimAfterMs(autoClaimAfter);
+      if (autoClaimMs !== null) startAutoClaim(ex, { afterMs: autoClaimMs });
       const agents = o.agents ? startCounterparties(ex, { seed, churn, flow }) : undefined;
       const baseUrl = await ex.start(port);
       if (!stopRequested) {
@@ -190,6 +211,8 @@ const command: CommandSpec = {
             `sim: a new market every ${c.newMarketEveryMs / 1000} s, trading ${c.lifetimeMs / 1000} s, resolved ${c.resolutionDelayMs / 1000} s after its deadline${c.maxLiveMarkets ? `, at most ${c.maxLiveMarkets} live` : ''}\n`,
           );
         }
+        if (autoClaimMs !== null)
+          process.stderr.write(`sim: resolved positions are auto-claimed ${autoClaimMs / 1000} s after the resolution (claimState autoclaimed)\n`);
         if (agents && churn.settings.settleOutside > 0)
           process.stderr.write(
             `sim: a market whose fair value comes within ${churn.settings.settleOutside} of 0 or 1 resolves at once (--settle-outside 0: never)\n`,
