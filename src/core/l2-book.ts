@@ -282,7 +282,7 @@ export class L2Book {
    * returns the slot's previous size. One function for both sides: with two (putBid, putAsk, ~226
    * bytecodes each) `set`'s optimised code carried 570 bytecodes of inlined callees, over V8's limit
    * for inlining it anywhere (460), so each of the exchange's row writes was a call with its doubles
-   * boxed; with one, set is inlined into the replay's row pass (docs/perf-replay.md).
+   * boxed; with one, set is inlined into the replay's row pass (docs/performance/backtest.md).
    */
   private put(side: number, i: number, size: number): number {
     const bid = side === 0;

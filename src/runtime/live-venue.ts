@@ -72,7 +72,7 @@ const IDLE_SIGNATURES_PER_TURN = 4;
  * One cleared Immediate kept for the life of the process. Between the idle turns (setImmediate) there is often
  * no Immediate alive at a full GC: V8 then freed their map and, with it, the optimised code of everything that
  * had handled one (node's setImmediate, processImmediate and initAsyncResource, our idleSoon), rebuilt after each
- * collection. Kept, the map stays (docs/perf-deopt.md). Cleared at once: it never runs and holds no callback.
+ * collection. Kept, the map stays (docs/performance/reoptimisation.md). Cleared at once: it never runs and holds no callback.
  */
 export const IMMEDIATE_SHAPE: NodeJS.Immediate = setImmediate(() => {});
 clearImmediate(IMMEDIATE_SHAPE);

@@ -116,7 +116,7 @@ export class OrdersDraft {
  * One draft kept for the life of the process. A draft lives only inside one reduction, so at a full GC none was
  * alive: V8 dropped the class's instance map, and with it the optimised code of every function that had handled a
  * draft (its constructor, `put`, `get`, the reducers that inlined them), rebuilt after each collection. Kept, the
- * map stays and the code with it (docs/perf-deopt.md). Same fields, same order: it has the drafts' map.
+ * map stays and the code with it (docs/performance/reoptimisation.md). Same fields, same order: it has the drafts' map.
  */
 export const ORDERS_DRAFT_SHAPE = new OrdersDraft(new Map<string, OwnOrder>());
 

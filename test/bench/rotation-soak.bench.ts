@@ -39,7 +39,7 @@
  * prefixed by the seconds since the bot was spawned, every completed optimisation, every deopt (its reason and
  * `;;; deoptimize at <file:line:col>`) and every optimised code object discarded (a broken dependency, or an object
  * it embeds dead in a GC); the frame dumps are dropped. `node scripts/deopt-count.mjs FILE --after 300` counts them
- * per function (docs/perf-deopt.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's
+ * per function (docs/performance/reoptimisation.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's
  * command. `--probe-minutes N` spaces the heap probes (below).
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
@@ -71,7 +71,7 @@ const REFRESH = arg('refresh', 10);
 /**
  * minutes between heap probes (two forced full GCs each: test/bench/heap-probe.mjs). Every full GC discards the
  * optimised code whose embedded objects died, so a probe a minute (four times the bot's own full GCs in a fast soak)
- * makes V8 rebuild code the bot would have kept longer (docs/perf-deopt.md); a long interval (`--probe-minutes 999`:
+ * makes V8 rebuild code the bot would have kept longer (docs/performance/reoptimisation.md); a long interval (`--probe-minutes 999`:
  * the first and the last probe only) shows the bot's own re-optimisation, without the second-half readings.
  */
 const PROBE_MINUTES = arg('probe-minutes', 1);

@@ -1,6 +1,6 @@
 /**
  * src/runtime/live-venue.ts keeps one cleared Immediate alive so that V8 keeps the Immediates' map across full
- * GCs, and the optimised code that handled Immediates with it (docs/perf-deopt.md). The kept one is useful only
+ * GCs, and the optimised code that handled Immediates with it (docs/performance/reoptimisation.md). The kept one is useful only
  * while it has the map of the Immediates setImmediate makes, pending and cleared: checked with V8's
  * %HaveSameMap (natives syntax, switched on for one function made here).
  */

@@ -1,6 +1,6 @@
 /**
  * The reducer's orders draft keeps one instance alive (src/state/reduce.ts ORDERS_DRAFT_SHAPE) so that V8 keeps
- * the drafts' map across full GCs, and the optimised code that handled drafts with it (docs/perf-deopt.md). The
+ * the drafts' map across full GCs, and the optimised code that handled drafts with it (docs/performance/reoptimisation.md). The
  * kept instance is useful only while it has the map every draft has, also after a draft was written to: checked
  * with V8's %HaveSameMap (natives syntax, switched on for one function made here).
  */

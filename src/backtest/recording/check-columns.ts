@@ -59,7 +59,7 @@ export function scanColumns(c: Columns): { damaged: { row: number; what: string 
   let prev = -Infinity;
   // The loop reads its bounds from locals and leaves the damaged row to rowDamage after it: with the
   // module's constants read in the loop and rowDamage called from it, the pass took 2.6-3.5 ms on the
-  // capture's rows; with either change alone 2.5-3.5 ms; with both 1.45-1.85 ms (docs/perf-replay.md).
+  // capture's rows; with either change alone 2.5-3.5 ms; with both 1.45-1.85 ms (docs/performance/backtest.md).
   const maxKind = KIND_TAKER;
   const maxTime = MAX_TIME_MS;
   const stride = STAT_KINDS;
