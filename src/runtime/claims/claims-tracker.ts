@@ -447,7 +447,7 @@ export class ClaimsTracker {
             running
               ? ' (a market this run does not follow: the periodic holdings check)'
               : gone
-                ? ' (its position left the bot\'s store: the venue\'s balance reads none held)'
+                ? " (its position left the bot's store: the venue's balance reads none held)"
                 : only === undefined
                   ? ' while the bot was down'
                   : ''
