@@ -13,6 +13,12 @@
  * On the old code the account kept both books holding 10 YES, unresolved (marked at their last mid), until
  * that periodic check (15 min), or ~1 min when the market feed happened to report a resolution before the
  * balance read (the tracker's six reads): the test times out.
+ * The second test leaves both markets quoted: resolved and claimed at once, the feed tells the resolution
+ * (the position read pending) and rotation retires them with their payout known; on the old code the claims
+ * waited for the six claimable reads (the sixth at ~62 s; the test waits 45 s), now the release's check
+ * records them. With the local auto-claim on its timer at 2 s instead (a claim after the feed's resolution),
+ * the retired markets reach the books ~3 s after the resolution; a quoted market held on the losing side alone
+ * still waits for the six reads (~2 min measured), as before: not this file's case.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
