@@ -54,6 +54,10 @@
  * the books hold tokens in that this run does not follow (`follows`: no feed tells their resolution),
  * so one resolved and claimed meanwhile reaches the books within a period, not at the next start; one
  * shown claimable makes the claimable list read. No read while there are none (scheduleHeldCheck).
+ * And the same check, for one market alone, when it leaves the bot's store for good while the books
+ * hold its tokens (`positionGone`): a claim the venue made before the bot saw the resolution (the
+ * balance read shows none held, so the retired market's record and its feed go) reaches the books
+ * within a read, not at the periodic check.
  *
  * Metrics (registered on `registry`):
  *   bookmaker_claimable_usdc{market}          USDC claimable per market not yet overdue (removed once claimed or overdue)
@@ -356,7 +360,7 @@ export class ClaimsTracker {
    * followed or not) are looked up in the same read; one the venue shows claimed reaches the books at
    * the payout its market read states (`readPayout`), and only then.
    */
-  private async claimedWhileDown(only?: Bytes32, running = false): Promise<void> {
+  private async claimedWhileDown(only?: Bytes32, running = false, gone = false): Promise<void> {
     if (this.stopped || !this.o.unclaimed || !this.o.readHoldings) return;
     const ids = new Set<string>();
     /** of `ids`, the markets whose payout the books do not know */
@@ -368,11 +372,13 @@ export class ClaimsTracker {
       !this.owns(id) ||
       this.markets.get(id)?.state === 'claimable' ||
       listed.has(id) ||
-      (running && (this.o.follows?.(id) === true || this.markets.get(id)?.state === 'claimed' || this.pending.has(id)));
+      (running && (this.o.follows?.(id) === true || this.markets.get(id)?.state === 'claimed' || this.pending.has(id))) ||
+      (gone && this.markets.get(id)?.state === 'claimed');
     for (const id of this.o.unclaimed()) if (!skip(id) && (only === undefined || id === only)) ids.add(id);
-    if (only === undefined && this.o.readPayout)
+    // (one market gone from the store: its payout may be one the bot never saw, as at start-up)
+    if ((only === undefined || gone) && this.o.readPayout)
       for (const id of this.o.heldUnresolved?.() ?? [])
-        if (!ids.has(id) && !skip(id)) {
+        if ((only === undefined || id === only) && !ids.has(id) && !skip(id)) {
           ids.add(id);
           unresolved.add(id);
         }
@@ -396,7 +402,7 @@ export class ClaimsTracker {
       this.log.warn(
         { err: (e as Error).message, markets: ids.size },
         `the portfolio could not be read: ${ids.size} market(s) the books hold tokens in are not checked ` +
-          (running ? 'for a claim (until the next check)' : 'for a claim made while the bot was down (until the next start)'),
+          (running || gone ? 'for a claim (until the next check)' : 'for a claim made while the bot was down (until the next start)'),
       );
       return;
     }
@@ -410,7 +416,7 @@ export class ClaimsTracker {
     for (const id of ids) {
       const redeemed = claimedAtVenue(rows.get(id) ?? []);
       if (redeemed === null) {
-        if (running) {
+        if (running || gone) {
           if ((rows.get(id) ?? []).some((r) => r.claimableAmount > 0n || r.claimState === 'claimable')) claimable = true;
         } else if (!unresolved.has(id)) notShown.push(id);
         continue;
@@ -437,7 +443,15 @@ export class ClaimsTracker {
       this.log.info(
         { market: id, tokensRedeemed: micro(redeemed.tokens), claimState: redeemed.state, ...(unresolved.has(id) ? { payoutYes: micro(pay!) } : {}) },
         `market ${id}: ${unresolved.has(id) ? `resolved (a YES share pays ${micro(pay!)} USDC, the market read) and ` : ''}` +
-          `claimed${running ? ' (a market this run does not follow: the periodic holdings check)' : only === undefined ? ' while the bot was down' : ''}` +
+          `claimed${
+            running
+              ? ' (a market this run does not follow: the periodic holdings check)'
+              : gone
+                ? " (its position left the bot's store: the venue's balance reads none held)"
+                : only === undefined
+                  ? ' while the bot was down'
+                  : ''
+          }` +
           ` (the venue shows ${micro(redeemed.tokens)} tokens redeemed` +
           `${redeemed.state ? `, ${redeemed.state}` : ''}); the books redeem them`,
       );
@@ -471,9 +485,27 @@ export class ClaimsTracker {
         `${noPayout.length} market(s) the venue shows claimed whose payout the books do not know and the market read did not state ` +
           '(no resolved outcome, a failed read, or more than ' +
           `${PAYOUT_READS_MAX} to read): no claim is recorded; they stay held in the books (books-drift) until ` +
-          `${running ? 'a later check or ' : ''}the next start`,
+          `${running || gone ? 'a later check or ' : ''}the next start`,
       );
     this.trimSettled();
+  }
+
+  /**
+   * A market left the bot's store for good (rotation: released flat, or its kept position read zero or its
+   * payout became known) while the account's books may still hold its tokens unclaimed. The venue may have
+   * claimed them before the bot saw the market resolve: an auto-claim quicker than the market feed makes
+   * the balance read show none held, the store's record of a retired market is swept, and with it the
+   * feed that would have told the resolution. So the check start-up makes, for this market alone, now:
+   * one portfolio read (GET /portfolio/:address?marketId=…) and, when it shows the market claimed and the
+   * books do not know its payout, one market read; the claim then reaches the books at the payout the
+   * venue states (onClaimed), within a read of the sweep, not at the periodic holdings check (15 min) or
+   * the next start. One shown claimable makes the claimable list read. Nothing else is recorded: a market
+   * the venue does not show claimed stays held (the periodic check looks again). No read when the books
+   * hold none of its tokens unclaimed, or its claim is already seen.
+   */
+  positionGone(id: Bytes32): void {
+    if (this.stopped || !this.owns(id)) return;
+    void this.claimedWhileDown(id, false, true);
   }
 
   /** The market read's payout per YES share; null when it states none or fails (counted). */

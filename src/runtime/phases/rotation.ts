@@ -93,6 +93,9 @@ export function rotationPhase(
     // a release goes where the venue's events go: the ledger's record, then the store and the account's
     // books (which fold or compact a retired market's book once it holds nothing or its payout is known)
     receive: (e) => cp.core.receive(e),
+    // gone from the store while the books may hold its tokens: claimed before the bot saw it resolve? (the
+    // venue's portfolio says; src/runtime/claims/claims-tracker.ts positionGone)
+    onGone: (id) => cp.claims?.positionGone(id),
   });
   s.lists.follow(bm);
   const rotationMetrics = registerRotationMetrics(c.metrics.registry, () => rot);
