@@ -23,42 +23,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createLogger } from '../../src/core/logger.ts';
-import { accountFromLedger } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { HELD_CHECK_MS } from '../../src/runtime/claims/claims-tracker.ts';
-import { accountBlock } from '../../src/runtime/run-report.ts';
-import { createAutoClaim } from '../../src/sim/auto-claim.ts';
 import { freePort } from '../support/net.ts';
-import {
-  boughtYes,
-  ledgerConfig,
-  metricValue,
-  onLedgerExchange,
-  openOrders,
-  place,
-  scrapeMetrics,
-  startTestBot,
-  waitFor,
-  yesTerms,
-  type Harness,
-} from './harness.ts';
-import { readLedgerFile } from './ledger-runs.ts';
+import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, ROTATING, sellInto, startTestBot } from './harness.ts';
+import { assertAccountShown, assertAllClaimed, foldedAtPayouts, assertReplayClaimedAll, closeAndRetire, venueAutoClaimsBoth } from './retired-markets.ts';
 
-const ROTATING = `  refreshSeconds: 1
-  select:
-    - all: true`;
 const S = 1_000_000;
-const same = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0, book: 0 });
-
-/** The mover sells the bot `shares` YES into its bid in `m` (IOC); returns once the books hold them. */
-async function sellInto(h: Harness, bot: Bot, m: Bytes32, shares: number): Promise<void> {
-  let bid: { price: number } | undefined;
-  await waitFor(`a bid in ${m}`, async () => (bid = (await openOrders(h.bot, m)).map(yesTerms).find((o) => o.side === 'bid')) !== undefined, 30_000);
-  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid!.price, shares, timeInForce: 1, inventoryMode: 2 });
-  const k = m.toLowerCase() as Bytes32;
-  await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * S, 30_000);
-}
 
 /**
  * The bot holds 10 YES in m1 and in m2; `retire`: the venue closes both first (rotation retires them). Then
@@ -78,10 +50,7 @@ async function claimedBeforeSeen(retire: boolean): Promise<void> {
         const b = bot;
         await boughtYes(h, b, m1, 10);
         await sellInto(h, b, m2, 10);
-        if (retire) {
-          for (const m of [m1, m2]) h.ex.state.services.closeMarket(m, Date.now());
-          await waitFor('m1 and m2 retired', () => [k1, k2].every((m) => !b.rotation.isActive(m) && !b.rotation.isRetiring(m)), 60_000);
-        }
+        if (retire) await closeAndRetire(h, b, [m1, m2]);
         for (const m of [k1, k2]) assert.equal(b.kernel.account.market(m)?.yes, 10 * S, 'still held');
         const cashBefore = b.kernel.account.figures().cash;
         const venueCashBefore = h.ex.state.engine.balance(h.bot.wallet)!.collateral;
@@ -89,53 +58,18 @@ async function claimedBeforeSeen(retire: boolean): Promise<void> {
         // the venue resolves both and auto-claims them in the same turn: no read of the bot's sees them resolved, unclaimed
         h.ex.state.services.resolveMarket(m1, 1_000_000, Date.now(), 'e2e: YES');
         h.ex.state.services.resolveMarket(m2, 0, Date.now(), 'e2e: NO');
-        const ac = createAutoClaim(h.ex, { afterMs: 0 });
-        ac.step();
-        assert.deepEqual([ac.counts.markets, ac.counts.claims], [2, 4], 'the bot and the mover in each market');
-        assert.equal(h.ex.state.engine.balance(h.bot.wallet)!.collateral - venueCashBefore, 10n * BigInt(S), 'm1 pays 10 USDC, m2 nothing');
+        venueAutoClaimsBoth(h, venueCashBefore);
 
         // the books record both claims, at the venue's payouts, and fold both books away
-        await waitFor(
-          'both claims in the books',
-          () => [k1, k2].every((m) => b.kernel.account.peekBook(m) === undefined && b.kernel.account.keptMarket(m)?.claimed === true),
-          45_000,
-        );
-        for (const m of [k1, k2]) {
-          const kept = b.kernel.account.keptMarket(m)!;
-          assert.deepEqual([kept.yes, kept.no], [0, 0], 'nothing held');
-          assert.equal(b.kernel.account.market(m), null, 'no book of it in the account');
-        }
-        assert.deepEqual(
-          [k1, k2].map((m) => b.kernel.account.keptMarket(m)!.payoutYes),
-          [1_000_000, 0],
-        );
-        assert.equal(b.kernel.account.figures().cash - cashBefore, 10n * BigInt(S), 'the cash gained is what the venue paid');
+        await foldedAtPayouts(b, [k1, k2], cashBefore, 'both claims in the books', 45_000);
         assert.equal(b.kernel.account.positions().length, 0, 'no position left in the books');
 
         // the claims tracker shows both claimed, nothing claimable
-        await waitFor(
-          'the claims tracker shows both claimed',
-          () => {
-            const c = b.report('test', 0).claims;
-            return [k1, k2].every((m) => c?.markets.some((x) => x.marketId === m && x.state === 'claimed') === true);
-          },
-          30_000,
-        );
-        const claims = b.report('test', 0).claims!;
-        assert.equal(claims.totalClaimableUsdc, '0.000000');
-        assert.equal(claims.books?.claimableUsdc ?? '0.000000', '0.000000', 'the books hold nothing resolved unclaimed');
-        const text = await scrapeMetrics(b);
-        assert.doesNotMatch(text, /^bookmaker_claimable_usdc\{/m, 'no per-market claimable series');
-        assert.equal(metricValue(text, 'bookmaker_claimable_total_usdc'), 0);
-        assert.equal(metricValue(text, 'bookmaker_books_claimable_usdc'), 0);
+        const text = await assertAllClaimed(b, [k1, k2], 'no per-market claimable series');
 
         // the figures /metrics and the run report show are the account's
-        const live = b.kernel.account.figures();
-        assert.deepEqual(b.report('test', 0).account, accountBlock(live));
-        assert.equal(metricValue(text, 'bookmaker_account_fills'), live.fills);
-        assert.equal(metricValue(text, 'bookmaker_account_pnl_usdc{kind="realised"}'), Number(live.realised) / 1e6);
+        const live = assertAccountShown(b, text);
         assert.equal(metricValue(text, 'bookmaker_account_pnl_usdc{kind="unrealised"}'), Number(live.unrealised) / 1e6);
-        assert.equal(metricValue(text, 'bookmaker_account_pnl_usdc{kind="total"}'), Number(live.total) / 1e6);
         // recorded by the check of a market gone from the store (not the periodic one, not a start's)
         for (const m of [k1, k2])
           assert.ok(
@@ -146,14 +80,7 @@ async function claimedBeforeSeen(retire: boolean): Promise<void> {
         assert.equal(await b.stop(), 0);
         bot = null;
         // the ledger replayed (resolutions and claims recorded): the same figures, to the unit
-        const replayed = readLedgerFile(ledger, (l) => accountFromLedger(l));
-        const { markedAt: _a, ...want } = replayed.figures();
-        const { markedAt: _b, ...got } = b.kernel.account.figures();
-        assert.deepEqual(got, want, 'to the unit: the running books and the replayed ones');
-        assert.deepEqual(
-          [k1, k2].map((m) => same(replayed.market(m) ?? replayed.keptMarket(m))),
-          keptAt.map((m) => same(m)),
-        );
+        assertReplayClaimedAll(ledger, b, [k1, k2], keptAt, 'to the unit: the running books and the replayed ones');
       } finally {
         await bot?.stop();
       }

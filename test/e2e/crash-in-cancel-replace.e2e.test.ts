@@ -35,6 +35,7 @@ import {
   allOrders,
   BOT_KEY,
   cli,
+  LOPSIDED,
   onLedgerExchange,
   openOrders,
   place,
@@ -74,10 +75,7 @@ test('kill -9 after the venue ran a cancel-replace, before its answer: no order 
     // market 0's book a cent wider: the bot's quotes (2¢ from the mid) alone at the top
     await setBook(h, m0, 470_000, 530_000);
     // the lopsided strategy, the mid itself as its estimate, positions anywhere (as the harness's bands otherwise)
-    const text = yaml(h, { strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' }).replace(
-      'name: bands',
-      'name: lopsided',
-    );
+    const text = yaml(h, LOPSIDED);
     const withLedger = `${text}ledger:\n  path: ${ledger}\n  markSeconds: 1\n`;
     const file = join(dir, 'bot.yaml');
     writeFileSync(file, withLedger);

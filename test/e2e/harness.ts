@@ -165,6 +165,9 @@ export async function config(h: Harness, extra: Parameters<typeof yaml>[1] = {})
   return parseConfigText(yaml(h, extra), '', { env: {} });
 }
 
+/** The lopsided strategy (strategies/lopsided) for `yaml`: the mid as its estimate, quotes half a cent from it rounded away to the tick, 5 shares. */
+export const LOPSIDED = { strategyName: 'lopsided', strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' };
+
 /** The risk limits of the tests that lose money on purpose: 100 shares, 1000 USDC, books up to a minute old. */
 export const LOSS_RISK = '    maxPosition: 100\n    maxNotional: 1000\n    maxBookAgeSeconds: 60';
 
@@ -330,6 +333,23 @@ export async function boughtYes(h: Harness, bot: Bot, m: Bytes32, shares: number
   const bid = (await openOrders(h.bot, m)).map(yesTerms).find((o) => o.side === 'bid');
   if (!bid) throw new Error(`the bot quotes no bid in ${m}`);
   await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid.price, shares, timeInForce: 1, inventoryMode: 2 });
+  const k = m.toLowerCase() as Bytes32;
+  await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * 1_000_000, 30_000);
+}
+
+/** The `markets:` body of a rotating bot: every market the venue lists, re-read each second. */
+export const ROTATING = `  refreshSeconds: 1
+  select:
+    - all: true`;
+
+/**
+ * The mover sells the bot `shares` YES into its bid in `m` (IOC); returns once the books hold them. Unlike
+ * boughtYes it waits for a bid in `m` alone (the retired-market tests' second market, after boughtYes's fill).
+ */
+export async function sellInto(h: Harness, bot: Bot, m: Bytes32, shares: number): Promise<void> {
+  let bid: { price: number } | undefined;
+  await waitFor(`a bid in ${m}`, async () => (bid = (await openOrders(h.bot, m)).map(yesTerms).find((o) => o.side === 'bid')) !== undefined, 30_000);
+  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid!.price, shares, timeInForce: 1, inventoryMode: 2 });
   const k = m.toLowerCase() as Bytes32;
   await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * 1_000_000, 30_000);
 }

@@ -20,6 +20,7 @@ import type { Bot } from '../../src/runtime/bot.ts';
 import {
   allOrders,
   ledgerConfig,
+  LOPSIDED,
   onLedgerExchange,
   openOrders,
   place,
@@ -30,8 +31,6 @@ import {
   yesTerms,
   type Harness,
 } from './harness.ts';
-
-const LOPSIDED = { strategyName: 'lopsided', strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' };
 
 /** The venue form of an order: 'sell YES' or 'buy NO' (an ask), 'buy YES' or 'sell NO' (a bid). */
 const form = (v: VenueOrder): string => `${v.side === 0 ? 'buy' : 'sell'} ${v.outcomeIndex === 1 ? 'YES' : 'NO'}`;

@@ -14,32 +14,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { accountFromLedger } from '../../src/ledger/books.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
-import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, openOrders, place, startTestBot, waitFor, yesTerms, type Harness } from './harness.ts';
 import { accountBlock } from '../../src/runtime/run-report.ts';
-import { readLedgerFile } from './ledger-runs.ts';
+import { boughtYes, ledgerConfig, metricValue, onLedgerExchange, ROTATING, sellInto, startTestBot, waitFor } from './harness.ts';
+import { assertReplayFigures, closeAndRetire, same } from './retired-markets.ts';
 
-const ROTATING = `  refreshSeconds: 1
-  select:
-    - all: true`;
 const S = 1_000_000;
-/** a market's figures but when it was marked and which serial its book drew (a replay draws its own) */
-const same = (m: ReturnType<Bot['kernel']['account']['market']>) => (m === null ? null : { ...m, markedAt: 0, book: 0 });
 /** what the account holds of a market's book: kept fills, and whether its ids are packed (compact) */
 function bookOf(bot: Bot, id: Bytes32): { fills: number; packed: boolean } | null {
   const b = bot.kernel.account.peekBook(id) as unknown as { fills: { length: number }; packedIds: string | null } | undefined;
   return b === undefined ? null : { fills: b.fills.length, packed: b.packedIds !== null };
-}
-
-/** The mover sells the bot `shares` YES into its bid in `m` (IOC); returns once the books hold them. */
-async function sellInto(h: Harness, bot: Bot, m: Bytes32, shares: number): Promise<void> {
-  let bid: { price: number } | undefined;
-  await waitFor(`a bid in ${m}`, async () => (bid = (await openOrders(h.bot, m)).map(yesTerms).find((o) => o.side === 'bid')) !== undefined, 30_000);
-  await place(h.mover, { marketId: m, outcomeIndex: 1, side: 1, price: bid!.price, shares, timeInForce: 1, inventoryMode: 2 });
-  const k = m.toLowerCase() as Bytes32;
-  await waitFor(`the bot holds ${shares} YES in ${m}`, () => bot.kernel.account.market(k)?.yes === shares * S, 30_000);
 }
 
 test('a market retired holding tokens, then resolved at the venue: the running books compact its book, every figure unmoved', {
@@ -56,8 +41,7 @@ test('a market retired holding tokens, then resolved at the venue: the running b
         // (boughtYes waits for two quotes in every market: m1's may be moving after its fill)
         await sellInto(h, b, m2, 10);
         // the venue closes both (their deadline): rotation retires them; their tokens are still held
-        for (const m of [m1, m2]) h.ex.state.services.closeMarket(m, Date.now());
-        await waitFor('m1 and m2 retired', () => retiring.every((m) => !b.rotation.isActive(m) && !b.rotation.isRetiring(m)), 60_000);
+        await closeAndRetire(h, b, [m1, m2]);
         for (const m of retiring) {
           assert.equal(b.kernel.hasMarket(m), false);
           assert.equal(b.kernel.account.market(m)?.yes, 10 * S, 'still held');
@@ -90,10 +74,7 @@ test('a market retired holding tokens, then resolved at the venue: the running b
         assert.equal(await b.stop(), 0);
         bot = null;
         // a restart's books (the ledger replayed: resolutions recorded, books never released, so never compacted)
-        const replayed = readLedgerFile(ledger, (l) => accountFromLedger(l));
-        const { markedAt: _a, ...want } = replayed.figures();
-        const { markedAt: _b, ...got } = b.kernel.account.figures();
-        assert.deepEqual(got, want, 'to the unit: the compacted books and the replayed ones');
+        const replayed = assertReplayFigures(ledger, b, 'to the unit: the compacted books and the replayed ones');
         assert.deepEqual(
           retiring.map((m) => same(replayed.market(m))),
           heldAt,
