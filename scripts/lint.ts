@@ -189,7 +189,7 @@ for (const f of ['README.md', ...files('docs', [], /\.md$/)]) {
 // biome's formatter wraps code at its lineWidth (biome.json) but leaves a line it cannot break as it is: a long string,
 // comment or template line. src/ had this many when the cap was set; a change may not add one (wrap the comment, split
 // the string), and one that removes some lowers the cap to what is left (the ok line below says so).
-const LONG_LINES = 154;
+const LONG_LINES = 153;
 const lineWidth = (JSON.parse(readFileSync('biome.json', 'utf8')) as { formatter?: { lineWidth?: number } }).formatter?.lineWidth ?? 160;
 const longLines = files('src').flatMap((f) =>
   readFileSync(f, 'utf8')

@@ -20,7 +20,7 @@ import type { HeldRequest } from '../../src/sim/http-server.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { filledShares } from '../../src/orders/venue-order-shares.ts';
-import { allOrders, ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms } from './harness.ts';
+import { allOrders, LOPSIDED, ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { assertMoneyAgrees, ledgerFillRows, oncePerSlot, runChild, take } from './restart-checks.ts';
 
@@ -43,9 +43,6 @@ function ledgerOrders(file: string): { filled: Map<string, number>; unended: str
  * it quotes, then SIGTERM); `stage`: held after the venue ran it, or before.
  */
 type InFlight = { what: 'create' | 'cancel-replace' | 'stop-cancel'; stage: 'before' | 'after' };
-
-/** the lopsided strategy, the others' mid itself as its estimate, positions anywhere (crash-in-cancel-replace's) */
-const LOPSIDED = { strategyName: 'lopsided', strategy: '      halfSpread: 0.005\n      size: 5\n      maxPQ: 0.5\n      smoothSeconds: 0' };
 
 /** the request each case holds first */
 const FIRST: Record<InFlight['what'], readonly string[]> = {
