@@ -20,6 +20,7 @@ const SLOT = 4;
 
 export class PrintBuffer {
   static readonly EMPTY: PrintBuffer = new PrintBuffer([]);
+  /** slots written so far (the next push from a window ending here writes slot `end`) */
   end = 0;
   /**
    * The slots' numbers in an array of doubles on the heap (8 bytes a number, as a Float64Array's;
@@ -32,6 +33,7 @@ export class PrintBuffer {
   }
 }
 
+/** A window of a buffer after a push: the buffer (new after a copy), the window, and whether the oldest print was dropped. */
 export interface PrintWindow {
   buf: PrintBuffer;
   head: number;
