@@ -21,6 +21,7 @@ import type { Bytes32 } from '../model/order.ts';
 import { bytes32Of } from '../model/ids.ts';
 import type { Ledger } from './ledger.ts';
 import { orderEnds, type OrderEnds } from './order-ends.ts';
+import { filterConditions } from './filter-sql.ts';
 import { accountFillOf, replayBooks, type FillRow as ReplayRow, type ReplayedBooks } from './books-checkpoint.ts';
 import { booksClaimable } from '../account/books-claimable.ts';
 
@@ -37,16 +38,7 @@ interface FillRow extends ReplayRow {
 }
 
 function where(f: Filter, tsCol = 'ts', marketCol = 'market_id'): { sql: string; args: unknown[] } {
-  const parts: string[] = [];
-  const args: unknown[] = [];
-  if (f.since !== undefined) {
-    parts.push(`${tsCol} >= ?`);
-    args.push(f.since);
-  }
-  if (f.market !== undefined) {
-    parts.push(`${marketCol} = ?`);
-    args.push(f.market);
-  }
+  const { parts, args } = filterConditions(f, tsCol, marketCol);
   return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
 }
 

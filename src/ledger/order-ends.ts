@@ -25,6 +25,7 @@
  */
 import type { Ledger } from './ledger.ts';
 import type { Bytes32 } from '../model/order.ts';
+import { andFilter } from './filter-sql.ts';
 
 export interface OrderEnds {
   /** orders recorded (submitted or adopted) in the window */
@@ -71,17 +72,9 @@ export function orderEnds(ledger: Pick<Ledger, 'db'>, f: { readonly since?: numb
   const all = count(`SELECT status, COUNT(*) AS n FROM orders ${parts.length ? `WHERE ${parts.join(' AND ')}` : ''} GROUP BY status`);
   const open = count(`SELECT status, COUNT(*) AS n FROM orders WHERE ended_at IS NULL${and} GROUP BY status`);
   // the adopted ones (orders_adopted, a partial index of the few adopted rows)
-  const adoptedArgs: unknown[] = [];
-  let adoptedSql = 'SELECT COUNT(*) AS n FROM orders WHERE adopted_at IS NOT NULL';
-  if (f.since !== undefined) {
-    adoptedSql += ' AND adopted_at >= ?';
-    adoptedArgs.push(f.since);
-  }
-  if (f.market !== undefined) {
-    adoptedSql += ' AND market_id = ?';
-    adoptedArgs.push(f.market);
-  }
-  const adopted = (ledger.db.prepare(adoptedSql).get(...adoptedArgs) as { n: number }).n;
+  const adoptedIn = andFilter(f, 'adopted_at');
+  const adopted = (ledger.db.prepare(`SELECT COUNT(*) AS n FROM orders WHERE adopted_at IS NOT NULL${adoptedIn.sql}`).get(...adoptedIn.args) as { n: number })
+    .n;
   // the strangers' rows among those counted (orders_strangers, a partial index of the few stranger rows),
   // taken out of the counts by status: the two passes above stay on their indexes
   const strangersBy = (more: string) =>
@@ -102,18 +95,10 @@ function less(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): M
 
 /** The strangers' cancels sent, and answered cancelled, in the window (cancels_stranger: only stranger rows). */
 function strangerCancels(ledger: Pick<Ledger, 'db'>, f: { readonly since?: number; readonly market?: Bytes32 }): Omit<StrangerCounts, 'orders'> {
-  let sql = `SELECT COALESCE(SUM(result = 'sent'), 0) AS sent, COALESCE(SUM(result = 'cancelled'), 0) AS cancelled
-             FROM cancels INDEXED BY cancels_stranger WHERE stranger IS NOT NULL`;
-  const args: unknown[] = [];
-  if (f.since !== undefined) {
-    sql += ' AND ts >= ?';
-    args.push(f.since);
-  }
-  if (f.market !== undefined) {
-    sql += ' AND market_id = ?';
-    args.push(f.market);
-  }
-  const r = ledger.db.prepare(sql).get(...args) as { sent: number; cancelled: number };
+  const within = andFilter(f);
+  const sql = `SELECT COALESCE(SUM(result = 'sent'), 0) AS sent, COALESCE(SUM(result = 'cancelled'), 0) AS cancelled
+             FROM cancels INDEXED BY cancels_stranger WHERE stranger IS NOT NULL${within.sql}`;
+  const r = ledger.db.prepare(sql).get(...within.args) as { sent: number; cancelled: number };
   return { cancelsSent: r.sent, cancelled: r.cancelled };
 }
 
