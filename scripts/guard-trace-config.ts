@@ -39,6 +39,9 @@ export default { ...m, quote(view, cfg) {
   if (params === undefined) throw new Error(`no guard-trace params for strategy ${o.name} (scripts/synthetic-flags.ts GUARD_TRACE_PARAMS)`);
   const file = join(o.work, `${o.name}.yaml`);
   const base = readFileSync('config/backtest.yaml', 'utf8');
-  writeFileSync(file, base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${wrapper}\n    params: ${params.replace(/ }$/, `, toxicity: ${o.guard} }`)}\n`));
+  writeFileSync(
+    file,
+    base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${wrapper}\n    params: ${params.replace(/ }$/, `, toxicity: ${o.guard} }`)}\n`),
+  );
   return file;
 }
