@@ -265,6 +265,20 @@ export async function setBook(h: Harness, marketId: Bytes32, bid: number, ask: n
   await place(h.mover, { marketId, outcomeIndex: 1, side: 1, price: ask, shares, inventoryMode: 2 });
 }
 
+/**
+ * The mover moves its YES quote on `side` of `marketId` (as setBook rests it) to `price`, 100 shares: the new
+ * quote first, then the old one goes, so the book is never one-sided.
+ */
+export async function moveMoverQuote(h: Harness, marketId: Bytes32, side: 'bid' | 'ask', price: number): Promise<void> {
+  const old = (await openOrders(h.mover, marketId)).find((v) => yesTerms(v).side === side);
+  if (!old) throw new Error(`the mover rests no ${side} in ${marketId}`);
+  await place(
+    h.mover,
+    side === 'bid' ? { marketId, outcomeIndex: 1, side: 0, price, shares: 100 } : { marketId, outcomeIndex: 1, side: 1, price, shares: 100, inventoryMode: 2 },
+  );
+  await h.mover.client.orders.cancel(h.mover.signer.signCancel(old.nonce));
+}
+
 /** YES-terms view of an open order: bids are YES buys or NO sells, asks YES sells or NO buys. */
 export function yesTerms(o: VenueOrder): { side: 'bid' | 'ask'; price: number } {
   if (o.outcomeIndex === 1) return { side: o.side === 0 ? 'bid' : 'ask', price: o.price };
