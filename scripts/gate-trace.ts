@@ -17,19 +17,19 @@
  * the estimate behind `toxicity.printSpread`. docs/edge.md,
  * "The guard".
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
+import { guardTraceConfig } from './guard-trace-config.ts';
 import { GUARD_TRACE_PARAMS, syntheticFlags } from './synthetic-flags.ts';
 
 const { flag, flow, s0, s1, hours, markets } = syntheticFlags({ flow: 'toxic', seeds: '9001-9003', hours: '0.5' });
 const guard = flag('--guard', 'true');
-const PARAMS = GUARD_TRACE_PARAMS;
-const strategies = flag('--strategies', Object.keys(PARAMS).join(',')).split(',');
+const strategies = flag('--strategies', Object.keys(GUARD_TRACE_PARAMS).join(',')).split(',');
 
 interface Tick {
   readonly t: number;
@@ -47,37 +47,23 @@ interface Tick {
 const g = globalThis as { __gateTrace?: Map<string, Tick[]> };
 
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-gate-trace-'));
-const base = readFileSync('config/backtest.yaml', 'utf8');
-const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
-const root = resolve('.');
 const table = [
   '| strategy | PnL / seed | open ticks | run start → first open s | market start → open s (median) | markets never open | fills shut / open | fills before a market first opens | closes | closed by mean / by sd | markets compared | prints ¢ | own − prints ¢ | rms ¢ | spread ¢ |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 for (const name of strategies) {
   // the shipped module, its quote wrapped to record the gate
-  const wrapper = join(work, `${name}-trace.ts`);
-  writeFileSync(
-    wrapper,
-    `import m from '${root}/strategies/${name}/index.ts';
-import { markoutsAdverse, toxicityEvidence } from '${root}/src/strategy/edge-adjust.ts';
-export default { ...m, quote(view, cfg) {
-  const tr = globalThis.__gateTrace;
-  if (tr && view.edge && view.book && view.book.bids.length > 0 && view.book.asks.length > 0) {
-    const ev = toxicityEvidence(view.edge, cfg.toxicity);
-    const k = view.marketId;
-    let l = tr.get(k); if (!l) tr.set(k, (l = []));
-    const e = view.edge;
+  const file = guardTraceConfig({
+    work,
+    name,
+    guard,
+    imports: 'markoutsAdverse, toxicityEvidence',
+    when: ' && view.book && view.book.bids.length > 0 && view.book.asks.length > 0',
+    record: `const e = view.edge;
+    const ev = toxicityEvidence(e, cfg.toxicity);
     l.push({ t: view.now, open: markoutsAdverse(e, cfg.toxicity), mean: ev ? ev.mean : null, sd: ev ? ev.sd : null, net: view.position.net,
-      own: e.toxicity, ownSe: e.toxicityStdErr ?? null, ownW: e.toxicityWeight, pr: e.prints?.toxicity ?? null, prSe: e.prints?.stdErr ?? null });
-  }
-  return m.quote(view, cfg);
-} };
-`,
-  );
-  const file = join(work, `${name}.yaml`);
-  const params = PARAMS[name]!.replace(/ }$/, `, toxicity: ${guard} }`);
-  writeFileSync(file, base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${wrapper}\n    params: ${params}\n`));
+      own: e.toxicity, ownSe: e.toxicityStdErr ?? null, ownW: e.toxicityWeight, pr: e.prints?.toxicity ?? null, prSe: e.prints?.stdErr ?? null });`,
+  });
   const cfg = await loadBacktestConfig(file);
   const acc = {
     pnl: 0,

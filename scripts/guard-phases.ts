@@ -17,19 +17,19 @@
  * `--guard '{ enabled: false }'` runs without the guard and still reads the gate it would have had.
  * USDC summed over the seeds. docs/edge.md, "The guard".
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadBacktestConfig } from '../src/backtest/backtest-config.ts';
 import { buildSummary } from '../src/backtest/report-summary.ts';
 import { runBacktest } from '../src/backtest/run-backtest.ts';
 import { liveSyntheticSource } from '../src/backtest/synthetic-source.ts';
 import { sampleIndex, traceHiddenFair } from './fair-trace.ts';
-import { GUARD_TRACE_PARAMS, syntheticFlags } from './synthetic-flags.ts';
+import { guardTraceConfig } from './guard-trace-config.ts';
+import { syntheticFlags } from './synthetic-flags.ts';
 
 const { flag, flow, s0, s1, hours, markets } = syntheticFlags({ flow: 'toxic', seeds: '9001-9003', hours: '0.5' });
 const guard = flag('--guard', 'true');
-const PARAMS = GUARD_TRACE_PARAMS;
 const strategies = flag('--strategies', 'avellaneda,oracle-anchored,binary').split(',');
 
 interface Tick {
@@ -41,9 +41,6 @@ interface Tick {
 }
 const g = globalThis as { __gateTrace?: Map<string, Tick[]> };
 const work = mkdtempSync(join(tmpdir(), 'bookmaker-guard-phases-'));
-const base = readFileSync('config/backtest.yaml', 'utf8');
-const strategyBlock = /defaults:\n  strategy:\n(?: {4}.*\n)+/;
-const root = resolve('.');
 type Phase = 'pre' | 'open' | 'shut';
 const PHASES: Phase[] = ['pre', 'open', 'shut'];
 const table = [
@@ -51,28 +48,16 @@ const table = [
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 for (const name of strategies) {
-  const wrapper = join(work, `${name}-trace.ts`);
-  writeFileSync(
-    wrapper,
-    `import m from '${root}/strategies/${name}/index.ts';
-import { markoutsAdverse, edgeAdjust } from '${root}/src/strategy/edge-adjust.ts';
-export default { ...m, quote(view, cfg) {
-  const tr = globalThis.__gateTrace;
-  if (tr && view.edge) {
-    const k = view.marketId;
-    let l = tr.get(k); if (!l) tr.set(k, (l = []));
-    const a = edgeAdjust(view, { ...cfg.toxicity, enabled: true });
-    l.push({ t: view.now, open: markoutsAdverse(view.edge, cfg.toxicity), size: a.sizeFactor, extra: a.extraHalf, sides: (a.bid ? 1 : 0) + (a.ask ? 1 : 0) });
-  }
-  return m.quote(view, cfg);
-} };
-`,
-  );
-  const file = join(work, `${name}.yaml`);
-  writeFileSync(
-    file,
-    base.replace(strategyBlock, `defaults:\n  strategy:\n    name: ${wrapper}\n    params: ${PARAMS[name]!.replace(/ }$/, `, toxicity: ${guard} }`)}\n`),
-  );
+  // the shipped module, its quote wrapped to record the gate and the adjustment it would make
+  const file = guardTraceConfig({
+    work,
+    name,
+    guard,
+    imports: 'markoutsAdverse, edgeAdjust',
+    when: '',
+    record: `const a = edgeAdjust(view, { ...cfg.toxicity, enabled: true });
+    l.push({ t: view.now, open: markoutsAdverse(view.edge, cfg.toxicity), size: a.sizeFactor, extra: a.extraHalf, sides: (a.bid ? 1 : 0) + (a.ask ? 1 : 0) });`,
+  });
   const cfg = await loadBacktestConfig(file);
   const acc = { pnl: 0, fees: 0, end: 0 };
   const ph = Object.fromEntries(PHASES.map((p) => [p, { fills: 0, shares: 0, jump: 0, rest: 0, hold: 0, ticks: 0, size: 0, extra: 0, one: 0 }]));

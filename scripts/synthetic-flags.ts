@@ -29,7 +29,7 @@ export function syntheticFlags(d: { flow: FlowPreset; seeds: string; hours: stri
   return { args: argv, flag, flow, s0: s0!, s1, hours: Number(flag('--hours', d.hours)), markets: Number(flag('--markets', d.markets ?? '4')) };
 }
 
-/** The five makers' params of the guard's traces (scripts/gate-trace.ts, scripts/guard-phases.ts). */
+/** The five makers' params of the guard's traces (scripts/gate-trace.ts, scripts/guard-phases.ts; set by scripts/guard-trace-config.ts). */
 export const GUARD_TRACE_PARAMS: Record<string, string> = {
   avellaneda: '{ fair: mid, gamma: 0.5, k: 150, inventoryUnit: 50, minSpread: 0.02, maxSpread: 0.2, size: 25 }',
   bands: '{ fair: microprice, inventorySkew: 0.0005, bands: [{ minMargin: 0.005, targetMargin: 0.01, maxMargin: 0.02, size: 25 }] }',

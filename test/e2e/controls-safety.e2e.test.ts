@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli, waitFor, withTimeout, type Child } from './harness.ts';
-import { bandsDefaultsYaml, venueYaml } from '../support/bot-yaml.ts';
+import { ledgerBotYaml } from '../support/bot-yaml.ts';
 import { freePort, simForFile, type SimProcess } from './sim-process.ts';
 
 const TOKEN = 'e2e-controls-token-0123456789';
@@ -27,23 +27,14 @@ let dir: string;
 
 simForFile(11, [], (s, d) => ((sim = s), (dir = d)));
 
-function configText(o: { metricsPort: number; adminPort: number; ledger: string; broken?: boolean }): string {
-  return `${venueYaml(sim.baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: o.broken ? -5 : 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
-markets: all
-orders:
-  requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 2
-feeds:
-  balancePollSeconds: 0.5
-  activityPollSeconds: 1
-metrics:
-  port: ${o.metricsPort}
-ledger:
-  path: ${o.ledger}
-admin:
-  port: ${o.adminPort}
-`;
-}
+/** The bot: ledgerBotYaml's, its reconcile every 2 s and its feeds polled fast; `broken`: a band of -5 shares (an error elsewhere in the config). */
+const configText = ({ broken, ...o }: { metricsPort: number; adminPort: number; ledger: string; broken?: boolean }): string =>
+  ledgerBotYaml(sim.baseUrl, {
+    ...o,
+    size: broken ? -5 : 10,
+    reconcileSeconds: 2,
+    more: 'feeds:\n  balancePollSeconds: 0.5\n  activityPollSeconds: 1\n',
+  });
 
 const env = (more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   BOOKMAKER_PRIVATE_KEY: sim.privateKey,

@@ -36,6 +36,7 @@ import {
   BOT_KEY,
   cli,
   LOPSIDED,
+  moveMoverQuote,
   onLedgerExchange,
   openOrders,
   place,
@@ -107,9 +108,7 @@ test('kill -9 after the venue ran a cancel-replace, before its answer: no order 
       assert.equal(yesTerms(old).price, 490_000, 'at the mid less half a cent, rounded down');
       armed = true;
       // the mid half a cent up: the mover's ask at 0.54 first, then its ask at 0.53 goes (the book never one-sided)
-      const moverAsk = (await openOrders(h.mover, m0)).find((v) => yesTerms(v).side === 'ask')!;
-      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: 540_000, shares: 100, inventoryMode: 2 });
-      await h.mover.client.orders.cancel(h.mover.signer.signCancel(moverAsk.nonce));
+      await moveMoverQuote(h, m0, 'ask', 540_000);
       await waitFor('run 1 sends its replace', () => held.length > 0, 60_000).catch(async (e: Error) => {
         const o = (await openOrders(h.bot, m0)).map((v) => [yesTerms(v), v.size]);
         throw new Error(`${e.message}; its order calls since: ${seen.join(', ')}; its orders in market 0: ${JSON.stringify(o)}`);

@@ -4,6 +4,7 @@
  * and take the bot's quotes, and the bot itself started with `startBot` against the exchange's URL.
  * Everything binds 127.0.0.1 on port 0; `close()` stops the bot and the exchange.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -264,6 +265,20 @@ export async function setBook(h: Harness, marketId: Bytes32, bid: number, ask: n
   await place(h.mover, { marketId, outcomeIndex: 1, side: 1, price: ask, shares, inventoryMode: 2 });
 }
 
+/**
+ * The mover moves its YES quote on `side` of `marketId` (as setBook rests it) to `price`, 100 shares: the new
+ * quote first, then the old one goes, so the book is never one-sided.
+ */
+export async function moveMoverQuote(h: Harness, marketId: Bytes32, side: 'bid' | 'ask', price: number): Promise<void> {
+  const old = (await openOrders(h.mover, marketId)).find((v) => yesTerms(v).side === side);
+  if (!old) throw new Error(`the mover rests no ${side} in ${marketId}`);
+  await place(
+    h.mover,
+    side === 'bid' ? { marketId, outcomeIndex: 1, side: 0, price, shares: 100 } : { marketId, outcomeIndex: 1, side: 1, price, shares: 100, inventoryMode: 2 },
+  );
+  await h.mover.client.orders.cancel(h.mover.signer.signCancel(old.nonce));
+}
+
 /** YES-terms view of an open order: bids are YES buys or NO sells, asks YES sells or NO buys. */
 export function yesTerms(o: VenueOrder): { side: 'bid' | 'ask'; price: number } {
   if (o.outcomeIndex === 1) return { side: o.side === 0 ? 'bid' : 'ask', price: o.price };
@@ -359,7 +374,7 @@ export async function sellInto(h: Harness, bot: Bot, m: Bytes32, shares: number)
  * then), before they run: `held` collects them; `release` lets them run. The caller ends the hold
  * (`h.ex.holdRequests(null)`) and releases in its `finally`.
  */
-export function holdStopOrderLists(h: Harness, bot: Bot): { held: HeldRequest[]; release: () => void } {
+function holdStopOrderLists(h: Harness, bot: Bot): { held: HeldRequest[]; release: () => void } {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   const held: HeldRequest[] = [];
@@ -373,7 +388,7 @@ export function holdStopOrderLists(h: Harness, bot: Bot): { held: HeldRequest[];
 }
 
 /**
- * The stop-race tests' start (stop-cancel-fill, stop-fill-race): a bot on a ledger with no periodic
+ * The stop-race tests' start (stop-cancel-fill; stop-fill-race, stop-swept-fill by stopRacingAFill): a bot on a ledger with no periodic
  * reconcile (it could meet the order the test fills first: the stop's cancel-all alone must), quoting
  * every market; its bid in market 0.
  */
@@ -389,5 +404,39 @@ export async function quotingForStop(h: Harness, ledger: string): Promise<{ bot:
   } catch (e) {
     await bot.stop();
     throw e;
+  }
+}
+
+/**
+ * The race of stop-fill-race and stop-swept-fill: quotingForStop's bot stops with its cancel-all's first list of
+ * open orders held (holdStopOrderLists) until the mover has taken the whole of its bid in market 0 (10 shares,
+ * IOC: its feeds are closed by then, none reports the fill), then the list runs; returns once the stop ended,
+ * asserting it ended cleanly. `beforeStop` runs on the quoting bot just before its stop. Whatever fails, the
+ * hold is ended and the bot stopped before this returns or throws.
+ */
+export async function stopRacingAFill(
+  h: Harness,
+  ledger: string,
+  beforeStop?: (q: { bot: Bot; m0: Bytes32; bid: VenueOrder }) => void,
+): Promise<{ bot: Bot; m0: Bytes32; bid: VenueOrder }> {
+  const q = await quotingForStop(h, ledger);
+  const { bot, m0, bid } = q;
+  let stopping: Promise<number> | null = null;
+  const { held, release } = holdStopOrderLists(h, bot);
+  try {
+    beforeStop?.(q);
+    stopping = bot.stop();
+    await waitFor("the cancel-all's list of open orders is held", () => held.length > 0, 60_000);
+    await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: yesTerms(bid).price, shares: 10, timeInForce: 1, inventoryMode: 2 });
+    h.ex.holdRequests(null);
+    release();
+    assert.equal(await stopping, 0, 'the stop ends cleanly');
+    stopping = null;
+    return q;
+  } finally {
+    h.ex.holdRequests(null);
+    release();
+    // a failure before the stop ended still stops the bot (once stopped, stop() is the same stop)
+    await (stopping ?? bot.stop());
   }
 }

@@ -21,6 +21,7 @@ import {
   allOrders,
   ledgerConfig,
   LOPSIDED,
+  moveMoverQuote,
   onLedgerExchange,
   openOrders,
   place,
@@ -68,9 +69,7 @@ async function moveAskOn(h: Harness, ledger: string, held: number): Promise<{ ca
     assert.deepEqual([form(old!), yesTerms(old!).price, old!.size], ['sell YES', 510_000, 5_000_000], 'the ask: a sale of 5 YES at 0.51');
     watching = true;
     // the mid half a cent down: the mover's bid at 0.46 first, then its bid at 0.47 goes (the book never one-sided)
-    const moverBid = (await openOrders(h.mover, m0)).find((v) => yesTerms(v).side === 'bid')!;
-    await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 0, price: 460_000, shares: 100 });
-    await h.mover.client.orders.cancel(h.mover.signer.signCancel(moverBid.nonce));
+    await moveMoverQuote(h, m0, 'bid', 460_000);
     await waitFor(
       'the ask is a sale of YES at 0.50',
       async () => {

@@ -20,7 +20,20 @@ import type { HeldRequest } from '../../src/sim/http-server.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
 import type { Bot } from '../../src/runtime/bot.ts';
 import { filledShares } from '../../src/orders/venue-order-shares.ts';
-import { allOrders, LOPSIDED, ledgerConfig, onLedgerExchange, openOrders, place, setBook, startTestBot, waitFor, withTimeout, yesTerms } from './harness.ts';
+import {
+  allOrders,
+  LOPSIDED,
+  ledgerConfig,
+  moveMoverQuote,
+  onLedgerExchange,
+  openOrders,
+  place,
+  setBook,
+  startTestBot,
+  waitFor,
+  withTimeout,
+  yesTerms,
+} from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { assertMoneyAgrees, ledgerFillRows, oncePerSlot, runChild, take } from './restart-checks.ts';
 
@@ -99,9 +112,7 @@ async function crashInFlight(o: InFlight): Promise<void> {
         armed = true;
         if (wide) {
           // the mid half a cent up: the mover's ask at 0.54 first, then its ask at 0.53 goes (the book never one-sided)
-          const moverAsk = (await openOrders(h.mover, m0)).find((v) => yesTerms(v).side === 'ask')!;
-          await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: 540_000, shares: 100, inventoryMode: 2 });
-          await h.mover.client.orders.cancel(h.mover.signer.signCancel(moverAsk.nonce));
+          await moveMoverQuote(h, m0, 'ask', 540_000);
         } else run1.proc.kill('SIGTERM');
       }
       await waitFor(`run 1 sends its ${o.what}`, () => held.length > 0, 120_000);

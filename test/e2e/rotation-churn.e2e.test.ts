@@ -17,7 +17,7 @@ import { silentLogger } from '../../src/core/logger.ts';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { VenueOrder } from '../../src/model/order.ts';
 import { startBot } from '../../src/runtime/bot.ts';
-import { waitFor, yaml, yesTerms, type Harness } from './harness.ts';
+import { ROTATING, waitFor, yaml, yesTerms, type Harness } from './harness.ts';
 import { startSimProcess } from './sim-process.ts';
 
 // The two paces run at once (each its own sim process and bot): the slow one mostly waits for its
@@ -36,7 +36,7 @@ async function churn(seed: number, flags: string[], atLeast: number, waitMs: num
   const sim = await startSimProcess(seed, flags);
   try {
     const text = yaml({ baseUrl: sim.baseUrl } as Harness, {
-      markets: `  refreshSeconds: 1\n  select:\n    - all: true`,
+      markets: ROTATING,
       // markets live 6 s here: the default pause before the deadline would keep them unquoted
       risk: `    maxPosition: 100\n    maxNotional: 100\n    maxOrderSize: 50\n    maxBookAgeSeconds: 30\n    maxStreamSilenceSeconds: 10\n    pauseBeforeDeadlineSeconds: 1`,
     });

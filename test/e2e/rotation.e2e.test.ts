@@ -13,11 +13,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseConfigText } from '../../src/config/load-config.ts';
 import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
-import { openOrders, setBook, startExchange, startTestBot, waitFor, yaml, yesTerms, type Harness } from './harness.ts';
-
-const ROTATING = `  refreshSeconds: 1
-  select:
-    - all: true`;
+import { openOrders, ROTATING, setBook, startExchange, startTestBot, waitFor, yaml, yesTerms, type Harness } from './harness.ts';
 
 /** At most one order per (market, side, price level): the bands strategy quotes one level a side. */
 function slotsOnce(orders: readonly VenueOrder[]): void {

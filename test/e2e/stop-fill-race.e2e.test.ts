@@ -16,100 +16,83 @@ import { test } from 'node:test';
 import type { VenueOrder } from '../../src/model/order.ts';
 import { replayPositions } from '../../src/ledger/books.ts';
 import { summaryRows } from '../../src/runtime/terminal-summary.ts';
-import { holdStopOrderLists, onLedgerExchange, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
+import { onLedgerExchange, stopRacingAFill } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
 test("a fill racing the stop's cancels: the store and the health model agree with the venue, the ledger has the fill and the order's real end", async () => {
   await onLedgerExchange(async (h, ledger) => {
-    // no periodic reconcile (it could read the filled order gone first): the cancel-all alone meets it
-    const { bot, m0, bid } = await quotingForStop(h, ledger);
-    let stopping: Promise<number> | null = null;
-    // the bot's lists of open orders once the stop cancels (its feeds are closed by then), held before they run
-    const { held, release } = holdStopOrderLists(h, bot);
-    try {
-      stopping = bot.stop();
-      await waitFor("the cancel-all's list of open orders is held", () => held.length > 0, 60_000);
-      // the mover takes the whole bid (10 shares) before the list runs
-      await place(h.mover, { marketId: m0, outcomeIndex: 1, side: 1, price: yesTerms(bid).price, shares: 10, timeInForce: 1, inventoryMode: 2 });
-      h.ex.holdRequests(null);
-      release();
-      assert.equal(await stopping, 0, 'the stop ends cleanly');
-      stopping = null;
+    // no periodic reconcile (it could read the filled order gone first): the cancel-all alone meets it; the
+    // stop's list of open orders held until the mover took the whole bid (10 shares)
+    const { bot, m0 } = await stopRacingAFill(h, ledger);
 
-      const all: VenueOrder[] = [];
-      for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) all.push(o);
-      const filled = all.filter((v) => v.status === 'filled');
-      assert.equal(filled.length, 1, 'one order of the bot filled at the venue');
-      const f = filled[0]!;
-      assert.equal(all.filter((v) => v.status === 'open').length, 0, 'nothing left open at the venue');
-      assert.ok(
-        bot.orderManager.endedAtStop().some((g) => g.nonce.toLowerCase() === f.nonce.toLowerCase()),
-        'the cancel-all met the filled order gone, its end unseen (the race this test makes)',
-      );
+    const all: VenueOrder[] = [];
+    for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) all.push(o);
+    const filled = all.filter((v) => v.status === 'filled');
+    assert.equal(filled.length, 1, 'one order of the bot filled at the venue');
+    const f = filled[0]!;
+    assert.equal(all.filter((v) => v.status === 'open').length, 0, 'nothing left open at the venue');
+    assert.ok(
+      bot.orderManager.endedAtStop().some((g) => g.nonce.toLowerCase() === f.nonce.toLowerCase()),
+      'the cancel-all met the filled order gone, its end unseen (the race this test makes)',
+    );
 
-      // the store, the final status line and the health model: no open order, every market halted
-      bot.healthModel.evaluate();
-      for (const m of bot.markets) {
-        assert.equal(bot.store.state.markets.get(m)?.orders.size ?? 0, 0, `market ${m}: the store holds no order after the stop`);
-        assert.equal(bot.healthModel.marketState(m), 'halted', `market ${m}: halted after the stop`);
-      }
-      const rows = summaryRows(
-        bot.store.state,
-        bot.markets,
-        bot.fills,
-        (id) => bot.healthModel.marketState(id),
-        Date.now(),
-        () => null,
-        bot.kernel.account,
-      );
-      assert.deepEqual(
-        rows.map((r) => [r.orders, r.state]),
-        bot.markets.map(() => [0, 'halted']),
-        'the final status line: no order, no market quoting',
-      );
-
-      // the ledger: the fill once, the order ended as the venue states it, nothing left unfinished
-      const rec = readLedgerFile(ledger, (l) => ({
-        fills: l.db.prepare('SELECT SUM(size) AS s, COUNT(*) AS n FROM fills WHERE lower(nonce) = lower(?)').get(f.nonce) as { s: number; n: number },
-        order: l.db.prepare('SELECT status, ended_at AS endedAt FROM orders WHERE lower(nonce) = lower(?)').get(f.nonce) as {
-          status: string;
-          endedAt: number | null;
-        },
-        unended: l.unendedOrders().length,
-        replay: replayPositions(l),
-      }));
-      assert.deepEqual({ n: rec.fills.n, s: rec.fills.s }, { n: 1, s: 10_000_000 }, 'the ledger has the 10-share fill, once');
-      assert.equal(rec.order.status, 'filled', "the ledger ends the order as the venue states it (not 'gone')");
-      assert.ok(rec.order.endedAt !== null);
-      assert.equal(rec.unended, 0, 'no order left unfinished in the ledger');
-
-      // the run report, the books, a replay of the ledger and the venue, to the unit
-      const venue = await venueView(h);
-      const report = bot.report('stop', 0);
-      const books = bot.kernel.account;
-      const baseline = readLedgerFile(ledger, (l) => l.baseline());
-      assert.ok(baseline);
-      assert.equal(baseline.collateral + books.figures().cash, venue.collateral, "the books' collateral = the venue's");
-      assert.deepEqual(
-        books
-          .positions()
-          .map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)] as const)
-          .sort(),
-        [...venue.holdings.entries()].sort(),
-        "the books' holdings = the venue's",
-      );
-      assert.deepEqual(fields(books.positionOf(m0)), fields(rec.replay.get(m0)), "market 0: the books' position = the ledger's replay");
-      const r0 = report.markets.find((m) => m.marketId.toLowerCase() === m0)!;
-      assert.equal(r0.fills, 1, 'the run report counts the fill');
-      assert.equal(Math.round(Number(r0.positionShares) * 1e6), books.holdingsOf(m0).net, "the run report's position = the books'");
-      assert.equal(books.holdingsOf(m0).net, 10_000_000);
-      assert.equal(rows.find((r) => r.net !== 0)?.net, 10_000_000, "the status line's net = the books'");
-    } finally {
-      h.ex.holdRequests(null);
-      release();
-      // a failed assertion before the stop still stops the bot (once stopped, stop() is the same stop)
-      await (stopping ?? bot.stop());
+    // the store, the final status line and the health model: no open order, every market halted
+    bot.healthModel.evaluate();
+    for (const m of bot.markets) {
+      assert.equal(bot.store.state.markets.get(m)?.orders.size ?? 0, 0, `market ${m}: the store holds no order after the stop`);
+      assert.equal(bot.healthModel.marketState(m), 'halted', `market ${m}: halted after the stop`);
     }
+    const rows = summaryRows(
+      bot.store.state,
+      bot.markets,
+      bot.fills,
+      (id) => bot.healthModel.marketState(id),
+      Date.now(),
+      () => null,
+      bot.kernel.account,
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.orders, r.state]),
+      bot.markets.map(() => [0, 'halted']),
+      'the final status line: no order, no market quoting',
+    );
+
+    // the ledger: the fill once, the order ended as the venue states it, nothing left unfinished
+    const rec = readLedgerFile(ledger, (l) => ({
+      fills: l.db.prepare('SELECT SUM(size) AS s, COUNT(*) AS n FROM fills WHERE lower(nonce) = lower(?)').get(f.nonce) as { s: number; n: number },
+      order: l.db.prepare('SELECT status, ended_at AS endedAt FROM orders WHERE lower(nonce) = lower(?)').get(f.nonce) as {
+        status: string;
+        endedAt: number | null;
+      },
+      unended: l.unendedOrders().length,
+      replay: replayPositions(l),
+    }));
+    assert.deepEqual({ n: rec.fills.n, s: rec.fills.s }, { n: 1, s: 10_000_000 }, 'the ledger has the 10-share fill, once');
+    assert.equal(rec.order.status, 'filled', "the ledger ends the order as the venue states it (not 'gone')");
+    assert.ok(rec.order.endedAt !== null);
+    assert.equal(rec.unended, 0, 'no order left unfinished in the ledger');
+
+    // the run report, the books, a replay of the ledger and the venue, to the unit
+    const venue = await venueView(h);
+    const report = bot.report('stop', 0);
+    const books = bot.kernel.account;
+    const baseline = readLedgerFile(ledger, (l) => l.baseline());
+    assert.ok(baseline);
+    assert.equal(baseline.collateral + books.figures().cash, venue.collateral, "the books' collateral = the venue's");
+    assert.deepEqual(
+      books
+        .positions()
+        .map((p) => [`${p.marketId}:${p.outcomeIndex}`, BigInt(p.shares)] as const)
+        .sort(),
+      [...venue.holdings.entries()].sort(),
+      "the books' holdings = the venue's",
+    );
+    assert.deepEqual(fields(books.positionOf(m0)), fields(rec.replay.get(m0)), "market 0: the books' position = the ledger's replay");
+    const r0 = report.markets.find((m) => m.marketId.toLowerCase() === m0)!;
+    assert.equal(r0.fills, 1, 'the run report counts the fill');
+    assert.equal(Math.round(Number(r0.positionShares) * 1e6), books.holdingsOf(m0).net, "the run report's position = the books'");
+    assert.equal(books.holdingsOf(m0).net, 10_000_000);
+    assert.equal(rows.find((r) => r.net !== 0)?.net, 10_000_000, "the status line's net = the books'");
   });
 });

@@ -19,7 +19,7 @@ import { accountFromLedger, ledgerSummary, pnlByMarket, replayPositions } from '
 import { FOLD_IDLE_MS, replayBooks, saveBooksCheckpoint, saveBooksCheckpointInSlices, type CheckpointResume } from '../../src/ledger/books-checkpoint.ts';
 import { openLedger, type Ledger } from '../../src/ledger/ledger.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
-import { recordFills, rotationLedger, rotM, rotationFills, STILL_CLOCK, T0, type RotationFill } from './rotation-ledger.ts';
+import { drawnFill, newestFillTs, recordFills, rotationLedger, rotM, rotationFills, STILL_CLOCK, T0, type RotationFill } from './rotation-ledger.ts';
 
 interface Checkpoint {
   seq: number;
@@ -61,22 +61,9 @@ function fullFigures(l: Ledger): unknown {
   }
 }
 
-/** A late fill of market i: `ago` ms before its newest recorded fill (sorts among its folded fills). */
-function lateFill(l: Ledger, i: number, n: number, ago: number, r: () => number): RotationFill {
-  const newest = (l.db.prepare('SELECT MAX(ts) AS t FROM fills WHERE market_id = ?').get(rotM(i)) as { t: number }).t;
-  return {
-    fillId: `late:${i}:${n}`,
-    marketId: rotM(i),
-    outcomeIndex: r() < 0.5 ? 1 : 0,
-    side: r() < 0.5 ? 0 : 1,
-    price: 10_000 + Math.floor(r() * 980_000),
-    size: 1 + Math.floor(r() * 20_000_000),
-    fee: Math.floor(r() * 10_000),
-    ts: newest - ago,
-    feeSource: 'venue',
-    origin: r() < 0.5 ? 'foreign' : 'own',
-  };
-}
+/** A late fill of market i: `ago` ms before its newest recorded fill (sorts among its folded fills), of either origin. */
+const lateFill = (l: Ledger, i: number, n: number, ago: number, r: () => number): RotationFill =>
+  drawnFill(`late:${i}:${n}`, i, newestFillTs(l, i) - ago, r, 'drawn');
 
 test('random rotating ledgers: a start from the folded checkpoint and its tail gives every figure a replay of every fill gives, to the unit', async () => {
   for (const seed of [1, 2, 3, 4, 5, 6]) {

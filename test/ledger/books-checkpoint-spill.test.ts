@@ -11,26 +11,10 @@ import { test } from 'node:test';
 import { replayBooks, saveBooksCheckpointInSlices, SPILL_IDLE_MS, type CheckpointResume } from '../../src/ledger/books-checkpoint.ts';
 import type { Ledger } from '../../src/ledger/ledger.ts';
 import { mulberry32 } from '../../src/sim/rng.ts';
-import { recordFills, rotationLedger, rotM, rotationFills, T0, type RotationFill } from './rotation-ledger.ts';
+import { drawnFill, newestFillTs, recordFills, rotationLedger, rotM, rotationFills, T0, type RotationFill } from './rotation-ledger.ts';
 
 const stateOf = (l: Ledger): string => (l.db.prepare('SELECT state FROM books_checkpoint').get() as { state: string }).state;
 const spilled = (r: CheckpointResume): number => [...r.order!.books.values()].filter(Boolean).length;
-
-/** A fill of market i at `ts` (a market long idle trading again, or a late fill among its old ones). */
-function fillAt(i: number, n: number, ts: number, r: () => number): RotationFill {
-  return {
-    fillId: `again:${i}:${n}`,
-    marketId: rotM(i),
-    outcomeIndex: r() < 0.5 ? 1 : 0,
-    side: r() < 0.5 ? 0 : 1,
-    price: 10_000 + Math.floor(r() * 980_000),
-    size: 1 + Math.floor(r() * 20_000_000),
-    fee: Math.floor(r() * 10_000),
-    ts,
-    feeSource: 'venue',
-    origin: 'own',
-  };
-}
 
 test('a copy that spills idle markets writes the checkpoint a copy rebuilt from the row writes, byte for byte, and a start from it is exact', async () => {
   for (const seed of [1, 2, 3, 4]) {
@@ -57,8 +41,8 @@ test('a copy that spills idle markets writes the checkpoint a copy rebuilt from 
         const out = [...resume.order!.books].filter(([, o]) => o).map(([id]) => Number(BigInt(id) - 0xabc000000n));
         for (let k = 0; k < 2; k++) {
           const i = out[Math.floor(r() * out.length)]!;
-          const newest = (spill.db.prepare('SELECT MAX(ts) AS t FROM fills WHERE market_id = ?').get(rotM(i)) as { t: number }).t;
-          record([fillAt(i, again++, newest + (r() < 0.5 ? -Math.floor(r() * 200_000) : 1_000), r)]);
+          const newest = newestFillTs(spill, i);
+          record([drawnFill(`again:${i}:${again++}`, i, newest + (r() < 0.5 ? -Math.floor(r() * 200_000) : 1_000), r, 'own')]);
           unspilled++;
         }
       }

@@ -88,6 +88,31 @@ export function rotationFills(seed: number, o: Rotation): RotationFill[] {
   return out.sort((a, b) => a.at - b.at || (a.fillId < b.fillId ? -1 : 1)).map(({ at: _, ...f }) => f);
 }
 
+/** The time of market i's newest recorded fill. */
+export function newestFillTs(l: Ledger, i: number): number {
+  return (l.db.prepare('SELECT MAX(ts) AS t FROM fills WHERE market_id = ?').get(rotM(i)) as { t: number }).t;
+}
+
+/**
+ * One fill of market i at `ts` (a late fill among its old ones, or a market long idle trading again), its terms
+ * drawn from `r` in this order: outcome, side, price, size, fee, then the origin when `origin` is 'drawn' (else as
+ * given); the venue's fee.
+ */
+export function drawnFill(fillId: string, i: number, ts: number, r: () => number, origin: RotationFill['origin'] | 'drawn'): RotationFill {
+  return {
+    fillId,
+    marketId: rotM(i),
+    outcomeIndex: r() < 0.5 ? 1 : 0,
+    side: r() < 0.5 ? 0 : 1,
+    price: 10_000 + Math.floor(r() * 980_000),
+    size: 1 + Math.floor(r() * 20_000_000),
+    fee: Math.floor(r() * 10_000),
+    ts,
+    feeSource: 'venue',
+    origin: origin === 'drawn' ? (r() < 0.5 ? 'foreign' : 'own') : origin,
+  };
+}
+
 /** Record fills into the ledger (flushed). */
 export function recordFills(l: Ledger, fills: readonly RotationFill[]): void {
   for (const f of fills) l.fill({ ...f, nonce: null, source: 'feed' });

@@ -49,20 +49,24 @@ ${o.more ?? ''}`;
 
 /**
  * A quoting bot on the local exchange at `baseUrl` with a ledger file: bands at 1–3¢ around the mid,
- * 10 shares, requotes every 0.1 s, a reconcile every second, metrics and the admin endpoint on the ports
- * given (admin port 0: off). The bot of the e2e tests that restart, halt or share a wallet.
+ * 10 shares (`o.size`), requotes every 0.1 s, a reconcile every second (`o.reconcileSeconds`), metrics and the
+ * admin endpoint on the ports given (admin port 0: off); `o.more` adds top-level keys. The bot of the e2e
+ * tests that restart, halt or share a wallet.
  */
-export function ledgerBotYaml(baseUrl: string, o: { metricsPort: number; adminPort: number; ledger: string }): string {
-  return `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
+export function ledgerBotYaml(
+  baseUrl: string,
+  o: { metricsPort: number; adminPort: number; ledger: string; size?: number; reconcileSeconds?: number; more?: string },
+): string {
+  return `${venueYaml(baseUrl)}${bandsDefaultsYaml([{ minMargin: 0.01, targetMargin: 0.02, maxMargin: 0.03, size: o.size ?? 10 }], 'mid')}  risk: { maxPosition: 100, maxNotional: 100, maxBookAgeSeconds: 60, maxStreamSilenceSeconds: 30 }
 markets: all
 orders:
   requoteIntervalSeconds: 0.1
-  reconcileIntervalSeconds: 1
+  reconcileIntervalSeconds: ${o.reconcileSeconds ?? 1}
 metrics:
   port: ${o.metricsPort}
 ledger:
   path: ${o.ledger}
 admin:
   port: ${o.adminPort}
-`;
+${o.more ?? ''}`;
 }
