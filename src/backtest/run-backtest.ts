@@ -538,6 +538,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const span = live ? live.end - start : nRows > 0 ? cols.lts[rows[nRows - 1]!]! - start : 0;
   const samples = Math.max(1, Math.min(MAX_SAMPLES, Math.floor(MAX_POINTS / Math.max(1, cols.markets.length))));
   const sampleMs = Math.max(settings.sampleMs, Math.ceil(span / samples));
+  // every sample time up to the last row's, and the one at the end: the collector's arrays sized once
+  collector.reserve(Math.floor(span / sampleMs) + 2);
   let incomplete = null as Incomplete | null; // (set inside replay: the cast keeps TS from narrowing it to null)
   // the row count comes in as an argument: a closure over `i` would move the loop's index into a context
   const progress = (done: number): void =>
@@ -849,6 +851,7 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
   const end = Math.max(clock.now(), start);
   exchange.expireUntil(Math.max(lastSample, end));
   collector.sample(Math.max(lastSample, end));
+  collector.trim();
   if (!incomplete) input.onProgress?.(1, { rows: nRows, totalRows: nRows, at: end });
 
   // End of data: stop quoting and cancel everything, as on SIGTERM, still on virtual time.
