@@ -802,7 +802,8 @@ export async function runBacktest(input: BacktestInput): Promise<BacktestRun> {
             incomplete = { reason: 'interrupted', rowsReplayed: cur.i, rowsTotal: nRows, stoppedAt: clock.now() };
             break;
           }
-          if (s === ADVANCE_YIELD) setImmediate(afterTurn); // signals (Ctrl-C) and output get their turn
+          // a yield: signals (Ctrl-C) and output get their turn
+          if (s === ADVANCE_YIELD) setImmediate(afterTurn);
           else {
             drain = false;
             drainNow();
