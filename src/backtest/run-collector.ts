@@ -55,6 +55,9 @@ export class RunCollector {
   readonly regimeSeries: number[][];
   /** per market: what one YES share paid at its resolution (1e-6 USDC), -1 while unresolved */
   readonly payout: Int32Array;
+  /** samples taken (the arrays are longer while `reserve`'s room is not trimmed) */
+  private count = 0;
+  private reserved = false;
   /** reads the bot's regime of market m at time t (set by the replay loop) */
   regimeSource: ((m: number, t: number) => Regime | null) | null = null;
 
@@ -149,31 +152,83 @@ export class RunCollector {
     return memo.v;
   }
 
+  /**
+   * Room for `n` samples in every series array, so `sample` writes them in place: grown by push, each
+   * of a run's ~50 arrays was reallocated about ten times on its way (~1 MB of a run of the capture).
+   * Before the first sample only; `trim()` must follow the last one (the arrays are `n` long until
+   * then). More samples than `n` are appended as before.
+   */
+  reserve(n: number): void {
+    if (this.count !== 0 || !(n > 0)) return;
+    this.reserved = true;
+    this.sampleT.length = n;
+    this.totalPnl.length = n;
+    for (let m = 0; m < this.markets.length; m++) {
+      const s = this.series[m]!;
+      s.mid.length = n;
+      s.bestBid.length = n;
+      s.bestAsk.length = n;
+      s.bid.length = n;
+      s.ask.length = n;
+      s.net.length = n;
+      s.pnl.length = n;
+      if (this.regimeSource !== null) this.regimeSeries[m]!.length = n;
+    }
+  }
+
+  /** Cut the arrays `reserve` lengthened back to the samples taken. */
+  trim(): void {
+    if (!this.reserved) return;
+    this.reserved = false;
+    const n = this.count;
+    this.sampleT.length = n;
+    this.totalPnl.length = n;
+    for (let m = 0; m < this.markets.length; m++) {
+      const s = this.series[m]!;
+      s.mid.length = n;
+      s.bestBid.length = n;
+      s.bestAsk.length = n;
+      s.bid.length = n;
+      s.ask.length = n;
+      s.net.length = n;
+      s.pnl.length = n;
+      const r = this.regimeSeries[m]!;
+      if (r.length > n) r.length = n;
+    }
+  }
+
   sample(t: number): void {
     const x = this.exchange();
     let total = 0;
-    this.sampleT.push(t);
+    const k = this.count++;
+    this.sampleT[k] = t;
     for (let m = 0; m < this.markets.length; m++) {
       const s = this.series[m]!;
       const bid = x.ownBid(m);
       const ask = x.ownAsk(m);
       const v = this.samplePnl(m);
       total += v;
-      s.mid.push(this.lastMid[m]!);
+      s.mid[k] = this.lastMid[m]!;
       const book = x.books[m];
       const bb = book ? book.bestBid() : -1;
       const ba = book ? book.bestAsk() : -1;
-      s.bestBid.push(bb < 0 ? NaN : bb);
-      s.bestAsk.push(ba < 0 ? NaN : ba);
-      s.bid.push(bid < 0 ? NaN : bid);
-      s.ask.push(ask < 0 ? NaN : ask);
-      s.net.push(this.positions[m]!.net);
-      s.pnl.push(v);
-      if (this.regimeSource !== null) this.regimeSeries[m]!.push(REGIME_INDEX[this.regimeSource(m, t) ?? 'quiet']);
+      s.bestBid[k] = bb < 0 ? NaN : bb;
+      s.bestAsk[k] = ba < 0 ? NaN : ba;
+      s.bid[k] = bid < 0 ? NaN : bid;
+      s.ask[k] = ask < 0 ? NaN : ask;
+      s.net[k] = this.positions[m]!.net;
+      s.pnl[k] = v;
+      if (this.regimeSource !== null) {
+        const r = this.regimeSeries[m]!;
+        const v = REGIME_INDEX[this.regimeSource(m, t) ?? 'quiet'];
+        // (in place where reserve made room; pushed where the source was set after it, or no room was made)
+        if (this.reserved && r.length > k) r[k] = v;
+        else r.push(v);
+      }
       if (bid >= 0 && ask >= 0) this.quotedBoth[m]!++;
       if (bid >= 0 || ask >= 0) this.quotedAny[m]!++;
     }
-    this.totalPnl.push(total);
+    this.totalPnl[k] = total;
   }
 
   /**
@@ -183,23 +238,23 @@ export class RunCollector {
    * away from the summary. Quotes and uptime stay as sampled.
    */
   restateLast(): void {
-    const n = this.totalPnl.length;
+    const n = this.count;
     if (n === 0) return;
     let total = 0;
     for (let m = 0; m < this.markets.length; m++) {
       const s = this.series[m]!;
       const v = this.samplePnl(m);
       total += v;
-      s.mid[s.mid.length - 1] = this.lastMid[m]!;
-      s.net[s.net.length - 1] = this.positions[m]!.net;
-      s.pnl[s.pnl.length - 1] = v;
+      s.mid[n - 1] = this.lastMid[m]!;
+      s.net[n - 1] = this.positions[m]!.net;
+      s.pnl[n - 1] = v;
     }
     this.totalPnl[n - 1] = total;
   }
 
   /** Fraction of samples with a bid and an ask resting (two-sided uptime), per market. */
   uptime(m: number): { twoSided: number; anySide: number } {
-    const n = this.sampleT.length;
+    const n = this.count;
     return n === 0 ? { twoSided: 0, anySide: 0 } : { twoSided: this.quotedBoth[m]! / n, anySide: this.quotedAny[m]! / n };
   }
 

@@ -90,3 +90,48 @@ describe('a resolved market settles at its payout', () => {
     });
   }
 });
+
+describe('reserve(): the series arrays sized once, the same samples as pushed one by one', () => {
+  // a collector's whole output after `taken` samples (a fill and mid moves between them), with room made
+  // for `room` samples first (null: none); the regime source set before or after the room was made
+  const collect = (taken: number, room: number | null, regimeFirst: boolean): unknown => {
+    const { x, until, c } = simOver([book(0, [[400_000, 100 * S]], [[600_000, 100 * S]])], { fees: { makerBps: 0, takerBps: 50 } });
+    until(0);
+    const collector = new RunCollector(c.markets, () => x);
+    const regimes = ['quiet', 'trending', 'event'] as const;
+    const source = (m: number, t: number): (typeof regimes)[number] => regimes[(m + t) % 3]!;
+    if (regimeFirst) collector.regimeSource = source;
+    if (room !== null) collector.reserve(room);
+    if (!regimeFirst) collector.regimeSource = source;
+    for (let k = 0; k < taken; k++) {
+      collector.onMid(0, k, 500_000 + 1_000 * k);
+      if (k === 2) {
+        const placed = x.place(order({ outcomeIndex: 1, side: 0, price: 600_000, size: 10 * S }), k);
+        assert.ok(placed.ok);
+      }
+      collector.sample(k);
+    }
+    collector.trim();
+    collector.restateLast();
+    return {
+      sampleT: collector.sampleT,
+      totalPnl: collector.totalPnl,
+      series: collector.series,
+      regimes: collector.regimeSeries,
+      uptime: collector.uptime(0),
+    };
+  };
+  for (const taken of [0, 1, 5, 9]) {
+    for (const room of [1, 5, 7, 20]) {
+      it(`${taken} samples, room for ${room}`, () => {
+        const want = collect(taken, null, true);
+        assert.deepEqual(collect(taken, room, true), want);
+        assert.deepEqual(collect(taken, room, false), want);
+        // packed, not only equal: no hole is left past the samples taken
+        const got = collect(taken, room, true) as { sampleT: number[]; series: { mid: number[] }[] };
+        assert.equal(got.sampleT.length, taken);
+        assert.equal(Object.keys(got.series[0]!.mid).length, taken);
+      });
+    }
+  }
+});

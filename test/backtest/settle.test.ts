@@ -1,11 +1,12 @@
 /**
  * settle(): the replay's drain between two instants of virtual time. It must run every pending
  * continuation of the bot, however deep its chain, in the microtasks' own order, and nothing else
- * (no timer, no I/O): as the live event loop does before its next callback.
+ * (no timer, no I/O): as the live event loop does before its next callback. drainer(): the same
+ * drain as a callback, which the replay loop makes thousands of times a run (no promise each).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { settle } from '../../src/backtest/run-backtest.ts';
+import { drainer, settle } from '../../src/backtest/run-backtest.ts';
 import { createRng } from '../../src/sim/rng.ts';
 
 /** The reference: an event-loop turn, which runs only once the microtask queue is empty. */
@@ -77,4 +78,66 @@ test('settle() runs a chain of any depth to its end, and no timer or immediate q
   assert.equal(steps, 1000);
   assert.equal(timer, false);
   assert.equal(immediate, false);
+});
+
+/** drainer(then) as a promise: resolved from `then`, so `await` resumes right after it. */
+const viaDrainer = (): Promise<void> => new Promise<void>((r) => drainer(r)());
+
+test('drainer() runs every pending continuation, as an event-loop turn does, in the same order', async () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    const want = await trace(reference, seed);
+    const got = await trace(viaDrainer, seed);
+    assert.deepEqual(got, want, `seed ${seed}`);
+  }
+});
+
+test('drainer() runs a chain of any depth to its end, and no timer or immediate queued before it', async () => {
+  let steps = 0;
+  let timer = false;
+  let immediate = false;
+  setTimeout(() => (timer = true), 0);
+  setImmediate(() => (immediate = true));
+  void (async () => {
+    for (let i = 0; i < 1000; i++) {
+      await undefined;
+      steps++;
+    }
+  })();
+  const seen = await new Promise<number[]>((r) => drainer(() => r([steps, timer ? 1 : 0, immediate ? 1 : 0]))());
+  assert.deepEqual(seen, [1000, 0, 0]);
+});
+
+test('drainer(): a drain made from its own callback waits for the chains started there, as the replay loop drains', async () => {
+  // rounds of chains, each round started where the last drain returned (the replay's step after a drain)
+  const rounds = (drain: (then: () => void) => void): Promise<string[]> =>
+    new Promise((done) => {
+      const log: string[] = [];
+      let round = 0;
+      const start = (): void => {
+        if (round === 12) return done(log);
+        const r = round++;
+        for (let c = 0; c < 3; c++)
+          void (async () => {
+            for (let i = 0; i < 5 + 7 * c + r; i++) {
+              await undefined;
+              log.push(`${r}.${c}.${i}`);
+            }
+          })();
+        log.push(`|${r}`);
+        drain(() => {
+          log.push(`drained ${r}`);
+          start();
+        });
+      };
+      start();
+    });
+  const want = await rounds((then) => setImmediate(then));
+  let then: () => void = () => {};
+  const drain = drainer(() => then());
+  const got = await rounds((t) => {
+    then = t;
+    drain();
+  });
+  assert.deepEqual(got, want);
+  assert.equal(want.filter((l) => l.startsWith('drained')).length, 12);
 });

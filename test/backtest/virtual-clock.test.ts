@@ -129,3 +129,24 @@ test('timers set while others run (pushes between pops, the heap grown past its 
     assert.ok(ran.length > 200, `seed ${seed}: ${ran.length} timers ran`);
   }
 });
+
+test('a cancel called after its timer ran does not cancel a later timer that took its slot', () => {
+  const clock = new VirtualClock(0);
+  const ran: string[] = [];
+  const cancelA = clock.setTimeout(() => ran.push('a'), 1);
+  assert.equal(clock.runNext(), true);
+  // b takes the slot a freed; a's cancel, called late (as a kernel may when it re-arms), leaves b set
+  const cancelB = clock.setTimeout(() => ran.push('b'), 1);
+  clock.schedule(() => ran.push('c'), 2);
+  cancelA();
+  cancelA();
+  assert.equal(clock.pendingTimers, 2);
+  while (clock.runNext());
+  assert.deepEqual(ran, ['a', 'b', 'c']);
+  // and a cancel of a timer whose slot was freed and handed out twice since does nothing either
+  const cancelD = clock.setTimeout(() => ran.push('d'), 1);
+  cancelB();
+  while (clock.runNext());
+  cancelD();
+  assert.deepEqual(ran, ['a', 'b', 'c', 'd']);
+});
