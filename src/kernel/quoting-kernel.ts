@@ -41,6 +41,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { refreshDue, type DesiredOrder, type Tolerances } from '../orders/diff.ts';
 import { OrderManager, SYNCED, type CancelAllResult } from '../orders/order-manager.ts';
+import { InFlight } from '../orders/in-flight.ts';
 import { desiredWithReservedSells, newDesiredMemo, type DesiredMemo } from '../orders/sell-reserve.ts';
 import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
 import { InvariantError } from '../model/errors.ts';
@@ -286,7 +287,8 @@ export class QuotingKernel {
   private readonly store: StateStore;
   private readonly log: Logger;
   private readonly markets = new Map<Bytes32, MarketSlot>();
-  private readonly pending = new Set<Promise<void>>();
+  /** syncs handed to the order manager and not yet ended (flush waits for them): an InFlight, not a Set of fresh promises */
+  private readonly pending = new InFlight();
   /** the latest sync asked for per market (see lastSync) */
   private readonly lastSyncs = new Map<Bytes32, Promise<void>>();
   private cancelHousekeeping: (() => void) | null = null;
@@ -785,7 +787,7 @@ export class QuotingKernel {
 
   /** Wait until every sync asked for so far has been carried out. */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.pending.size > 0) await Promise.allSettled(this.pending.snapshot());
   }
 
   /** Begin ticking (a kernel built with deferStart); a latched kernel stays stopped until clearKill. */

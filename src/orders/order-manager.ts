@@ -33,6 +33,7 @@ import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
 import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
+import { InFlight } from './in-flight.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
@@ -118,7 +119,8 @@ export class OrderManager {
 
   private readonly chains = new Map<string, Promise<void>>();
   private readonly queued = new Map<string, DesiredSet>();
-  private readonly running = new Set<Promise<void>>();
+  /** syncs and pulls running (a reconcile waits for them): an InFlight, not a Set of fresh promises (src/orders/in-flight.ts) */
+  private readonly running = new InFlight();
   private gate: Promise<void> = Promise.resolve();
   /** a reconcile holds the gate (made and not yet released) */
   private gateShut = false;
@@ -521,7 +523,7 @@ export class OrderManager {
       this.gate = new Promise<void>((r) => (release = r));
       this.gateShut = true;
       try {
-        await Promise.allSettled([...this.running]);
+        await Promise.allSettled(this.running.snapshot());
         return await this.rec.reconcileNow(marketId, desired);
       } finally {
         this.gateShut = false;
@@ -633,7 +635,7 @@ export class OrderManager {
     if (this.running.size === 0) return;
     let cancelTimer = (): void => undefined;
     const timeout = new Promise<void>((r) => (cancelTimer = this.clock.setTimeout(r, limitMs)));
-    await Promise.race([Promise.allSettled([...this.running]), timeout]);
+    await Promise.race([Promise.allSettled(this.running.snapshot()), timeout]);
     cancelTimer();
   }
 
