@@ -287,6 +287,12 @@ export class QuotingKernel {
   private readonly store: StateStore;
   private readonly log: Logger;
   private readonly markets = new Map<Bytes32, MarketSlot>();
+  /**
+   * The slots of `markets` in a list for the housekeeping rounds (null: to make again): a round took
+   * a spread of the map's values every second of every run. Never changed once made (a round holds
+   * it); adding or removing a market drops it.
+   */
+  private slotList: MarketSlot[] | null = null;
   /** syncs handed to the order manager and not yet ended (flush waits for them): an InFlight, not a Set of fresh promises */
   private readonly pending = new InFlight();
   /** the latest sync asked for per market (see lastSync) */
@@ -389,6 +395,7 @@ export class QuotingKernel {
       desiredMemo: newDesiredMemo(),
     };
     this.markets.set(m.marketId, slot);
+    this.slotList = null;
   }
 
   /** The kill switch's account figures, for the ledger (one set per account). */
@@ -543,6 +550,7 @@ export class QuotingKernel {
     const slot = this.markets.get(k);
     slot?.cancelTimer?.();
     this.markets.delete(k);
+    this.slotList = null;
     this.pausedMarkets.delete(k);
     this.failing.delete(k);
     this.faults.forget(k);
@@ -864,7 +872,8 @@ export class QuotingKernel {
       else this.cancelHousekeeping = this.clock.setTimeout(start, every);
     };
     const start = (): void => {
-      round = [...this.markets.values()];
+      // the slots as a list, made again only after a market was added or removed (a round only reads it)
+      round = this.slotList ??= [...this.markets.values()];
       at = 0;
       slice();
     };

@@ -416,6 +416,41 @@ test('a housekeeping round over many markets ticks every one of them, a slice pe
   k.stop();
 });
 
+test('a housekeeping round ticks the markets there are at its start: one added since the last round is ticked, one removed is not', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const M3 = ('0x' + '3'.repeat(64)) as Bytes32;
+  const ticked: string[] = [];
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1), market(M2)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => {
+      if (cause === 'housekeeping') ticked.push(id);
+    },
+  });
+  for (const id of [M1, M2, M3]) k.onEvent(book(id, 480_000, 520_000, clock.now()));
+  await k.flush();
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M1, M2].sort(), 'the first round: the two markets');
+  // between rounds: one market in, one out (the round's list of slots is made again)
+  assert.equal(k.addMarket(market(M3)), true);
+  k.removeMarket(M1);
+  ticked.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M2, M3].sort(), 'the next round: the added market, not the removed one');
+  // and again with nothing changed: the same markets
+  ticked.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M2, M3].sort());
+  k.stop();
+});
+
 function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
 }
