@@ -259,6 +259,21 @@ export function eventMarket(e: StateEvent): Bytes32 | null {
   }
 }
 
+/**
+ * The market an order-manager event concerns (null: the account-wide VenueBackedOff and
+ * VenueCallCompleted, or an OrdersReconciled of every market). By type, not by a `'marketId' in e`
+ * test: that reads a key of objects of a dozen shapes, a megamorphic lookup per event.
+ */
+function orderEventMarket(e: OrderManagerEvent): Bytes32 | null {
+  switch (e.type) {
+    case 'VenueBackedOff':
+    case 'VenueCallCompleted':
+      return null;
+    default:
+      return e.marketId;
+  }
+}
+
 /** Events after which a market's quotes may need to move. Order-manager acks do not (no feedback loop). */
 function triggersTick(e: StateEvent): boolean {
   switch (e.type) {
@@ -593,7 +608,7 @@ export class QuotingKernel {
    * the `emit` of an order manager built outside the kernel.
    */
   onOrderManagerEvent(e: OrderManagerEvent): void {
-    if ('marketId' in e) this.wake(e.marketId);
+    if (this.someRested) this.wake(orderEventMarket(e));
     this.store.dispatch(e);
     this.opts.onOrderEvent?.(e);
   }
@@ -605,13 +620,16 @@ export class QuotingKernel {
    * A listener that throws is logged and the next event is still told.
    */
   onOrderManagerEvents(es: readonly OrderManagerEvent[]): void {
-    // a call's events are one market's: woken once per run of the same market, not per event
-    let woken: Bytes32 | null = null;
-    for (let i = 0; i < es.length; i++) {
-      const e = es[i]!;
-      if (!('marketId' in e) || e.marketId === woken) continue;
-      woken = e.marketId;
-      this.wake(woken);
+    // a call's events are one market's: woken once per run of the same market, not per event; and
+    // only once some market has rested (wake does nothing before: most runs never look at the events)
+    if (this.someRested) {
+      let woken: Bytes32 | null = null;
+      for (let i = 0; i < es.length; i++) {
+        const id = orderEventMarket(es[i]!);
+        if (id === null || id === woken) continue;
+        woken = id;
+        this.wake(woken);
+      }
     }
     this.store.dispatchAll(es);
     const tell = this.opts.onOrderEvent;
