@@ -32,7 +32,7 @@ import type { VenuePort } from '../model/venue.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
-import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
+import { errInfo, NOTHING_TO_RESEND, OrderExecutor, type CallOut } from './executor.ts';
 import { InFlight } from './in-flight.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
@@ -466,7 +466,16 @@ export class OrderManager {
       actions = kept;
     }
     for (const call of planCalls(actions, this.venue.batchLimit)) {
-      await exec.execute(marketId, call);
+      // the call's two halves, its answer awaited here (no async function of its own: OrderExecutor.send)
+      const out = exec.send(marketId, call);
+      let res: Awaited<CallOut['answer']> | null = null;
+      let failure: unknown = null;
+      try {
+        res = await out.answer;
+      } catch (err) {
+        failure = err;
+      }
+      exec.finish(out, res, failure);
       if (exec.pendingHalt) break;
     }
     if (exec.pendingHalt) throw new InvariantError(`venue refused every create: ${exec.pendingHalt.message}`, { cause: exec.pendingHalt });
