@@ -451,6 +451,30 @@ test('a housekeeping round ticks the markets there are at its start: one added s
   k.stop();
 });
 
+test('lastSync: a market removed while its sync is out holds nothing of it at once, and that sync ending later leaves the others as they are', async () => {
+  const { clock, venue, kernel } = setup(0);
+  let release!: () => void;
+  venue.hold = new Promise<void>((r) => (release = r));
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  kernel.onEvent(book(M2, 480_000, 520_000, clock.now()));
+  const p1 = kernel.lastSync(M1);
+  assert.ok(p1 !== null && kernel.lastSync(M2) !== null, 'both syncs are out');
+  // two slots and their two syncs (nothing else per market: no pause, no failure)
+  assert.equal(kernel.heldMarketState, 4);
+  kernel.removeMarket(M1);
+  assert.equal(kernel.lastSync(M1), null);
+  assert.equal(kernel.heldMarketState, 2, 'M2 and its sync only');
+  release();
+  venue.hold = null;
+  await p1;
+  // M1's sync ending counts nothing off M2 (whose own sync may have ended by now too)
+  assert.equal(kernel.heldMarketState, kernel.lastSync(M2) === null ? 1 : 2);
+  await kernel.flush();
+  assert.equal(kernel.lastSync(M2), null);
+  assert.equal(kernel.heldMarketState, 1, 'M2 alone');
+  kernel.stop();
+});
+
 function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
 }
