@@ -6,7 +6,7 @@
  *
  * A Set did the same job, but each promise is a fresh key: its first hashing gives it an identity
  * hash, and a Set that an add and a delete churn rebuilds its table now and then (an add and a delete
- * of a fresh promise ~220 ns, against ~30 here: `docs/perf-bot.md`). A handful run at once (one per
+ * of a fresh promise ~220 ns, against ~30 here). A handful run at once (one per
  * market with a call out), so a walk of a short array finds one; the order is not kept.
  */
 export class InFlight<T = void> {
