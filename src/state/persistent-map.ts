@@ -29,30 +29,6 @@ const CHUNK = 16;
 const FLAT_MAX = 8;
 const NO_BUCKET: Bucket<never> = [];
 
-/**
- * The flat key list a lookup found a key in last, and where: a reduction reads a market, then sets
- * it, and the tick reads it again, so the next lookup is most often the same key in the same list
- * (shared by every map that only replaced values). A scan compares the key with each one before
- * it, and a different market's id is a string of its own to look at (its length and hash): at the
- * market the memo names, one compare. Key lists are never changed once a map has them, so an index
- * into one names the same key for every map that holds it.
- */
-let lastFlatKeys: readonly string[] | null = null;
-let lastFlatAt = 0;
-
-/** Where `key` is in a flat key list, -1 when not there (see lastFlatKeys). */
-function flatIndex(keys: readonly string[], key: string): number {
-  if (keys === lastFlatKeys && keys[lastFlatAt] === key) return lastFlatAt;
-  for (let i = 0; i < keys.length; i++) {
-    if (keys[i] === key) {
-      lastFlatKeys = keys;
-      lastFlatAt = i;
-      return i;
-    }
-  }
-  return -1;
-}
-
 /** the key bucketOf saw last, and its bucket */
 let lastKey: string | null = null;
 let lastBucket = 0;
@@ -100,8 +76,8 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   get(key: string): V | undefined {
     const keys = this.keyList;
     if (keys !== null) {
-      const i = flatIndex(keys, key);
-      return i < 0 ? undefined : this.vals![i];
+      for (let i = 0; i < keys.length; i++) if (keys[i] === key) return this.vals![i];
+      return undefined;
     }
     const bucket = this.buckets![bucketOf(key)]!;
     for (let c = 0; c < bucket.length; c++) {
@@ -126,11 +102,12 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   set(key: string, value: V): PersistentMap<V> {
     const keys = this.keyList;
     if (keys !== null) {
-      const i = flatIndex(keys, key);
-      if (i >= 0) {
-        const vals = this.vals!.slice();
-        vals[i] = value;
-        return new PersistentMap(null, keys, vals, this.size);
+      for (let i = 0; i < keys.length; i++) {
+        if (keys[i] === key) {
+          const vals = this.vals!.slice();
+          vals[i] = value;
+          return new PersistentMap(null, keys, vals, this.size);
+        }
       }
       if (keys.length >= FLAT_MAX) return this.bucketed().set(key, value);
       // a new key goes after the last one of its bucket or an earlier one: by bucket, then insertion
