@@ -41,6 +41,7 @@ import type { Bytes32 } from '../model/order.ts';
 import type { VenuePort } from '../model/venue.ts';
 import { refreshDue, type DesiredOrder, type Tolerances } from '../orders/diff.ts';
 import { OrderManager, SYNCED, type CancelAllResult } from '../orders/order-manager.ts';
+import { InFlight } from '../orders/in-flight.ts';
 import { desiredWithReservedSells, newDesiredMemo, type DesiredMemo } from '../orders/sell-reserve.ts';
 import { fatalVoid, VenueRefusedError } from '../orders/refusal.ts';
 import { InvariantError } from '../model/errors.ts';
@@ -205,6 +206,11 @@ interface MarketSlot {
   toOrders: ToOrdersOptions | null;
   /** the market's last quotes-to-orders mapping (src/orders/sell-reserve.ts DesiredMemo): it goes with the slot */
   readonly desiredMemo: DesiredMemo;
+  /**
+   * the latest sync asked for that did not settle at once, until it ends (null: none; QuotingKernel.lastSync):
+   * a field of the slot, not a map by market id set and deleted on every venue call
+   */
+  lastSync: Promise<void> | null;
 }
 
 /** What a reload changed (see QuotingKernel.updateMarkets). */
@@ -258,6 +264,21 @@ export function eventMarket(e: StateEvent): Bytes32 | null {
   }
 }
 
+/**
+ * The market an order-manager event concerns (null: the account-wide VenueBackedOff and
+ * VenueCallCompleted, or an OrdersReconciled of every market). By type, not by a `'marketId' in e`
+ * test: that reads a key of objects of a dozen shapes, a megamorphic lookup per event.
+ */
+function orderEventMarket(e: OrderManagerEvent): Bytes32 | null {
+  switch (e.type) {
+    case 'VenueBackedOff':
+    case 'VenueCallCompleted':
+      return null;
+    default:
+      return e.marketId;
+  }
+}
+
 /** Events after which a market's quotes may need to move. Order-manager acks do not (no feedback loop). */
 function triggersTick(e: StateEvent): boolean {
   switch (e.type) {
@@ -286,9 +307,16 @@ export class QuotingKernel {
   private readonly store: StateStore;
   private readonly log: Logger;
   private readonly markets = new Map<Bytes32, MarketSlot>();
-  private readonly pending = new Set<Promise<void>>();
-  /** the latest sync asked for per market (see lastSync) */
-  private readonly lastSyncs = new Map<Bytes32, Promise<void>>();
+  /**
+   * The slots of `markets` in a list for the housekeeping rounds (null: to make again): a round took
+   * a spread of the map's values every second of every run. Never changed once made (a round holds
+   * it); adding or removing a market drops it.
+   */
+  private slotList: MarketSlot[] | null = null;
+  /** syncs handed to the order manager and not yet ended (flush waits for them): an InFlight, not a Set of fresh promises */
+  private readonly pending = new InFlight();
+  /** slots holding their latest sync (MarketSlot.lastSync, see lastSync): the per-tick checks read it before any lookup */
+  private lastSyncsHeld = 0;
   private cancelHousekeeping: (() => void) | null = null;
   private stopped = false;
   /** a slot has rested at some point (see wake); never cleared */
@@ -385,8 +413,10 @@ export class QuotingKernel {
       slotNames: [],
       toOrders: null,
       desiredMemo: newDesiredMemo(),
+      lastSync: null,
     };
     this.markets.set(m.marketId, slot);
+    this.slotList = null;
   }
 
   /** The kill switch's account figures, for the ledger (one set per account). */
@@ -526,7 +556,7 @@ export class QuotingKernel {
     this.pausedMarkets.delete(k);
     this.kick(slot);
     // a stopped kernel (kill switch, halt) does not tick: the empty set still goes out
-    if (this.stopped) this.send(slot.cfg.marketId, []);
+    if (this.stopped) this.send(slot, []);
     return true;
   }
 
@@ -541,16 +571,20 @@ export class QuotingKernel {
     const slot = this.markets.get(k);
     slot?.cancelTimer?.();
     this.markets.delete(k);
+    this.slotList = null;
     this.pausedMarkets.delete(k);
     this.failing.delete(k);
     this.faults.forget(k);
     this.recoveries.forget(k);
-    this.lastSyncs.delete(k);
+    if (slot !== undefined && slot.lastSync !== null) {
+      slot.lastSync = null;
+      this.lastSyncsHeld--;
+    }
   }
 
   /** Per-market entries held now (tests: nothing left behind after a retirement). */
   get heldMarketState(): number {
-    return this.markets.size + this.pausedMarkets.size + this.failing.size + this.lastSyncs.size + this.faults.size + this.recoveries.size;
+    return this.markets.size + this.pausedMarkets.size + this.failing.size + this.lastSyncsHeld + this.faults.size + this.recoveries.size;
   }
 
   /** Markets retiring after a reload that still have orders (or in-flight work) at the venue. */
@@ -583,7 +617,7 @@ export class QuotingKernel {
    * the `emit` of an order manager built outside the kernel.
    */
   onOrderManagerEvent(e: OrderManagerEvent): void {
-    if ('marketId' in e) this.wake(e.marketId);
+    if (this.someRested) this.wake(orderEventMarket(e));
     this.store.dispatch(e);
     this.opts.onOrderEvent?.(e);
   }
@@ -595,13 +629,16 @@ export class QuotingKernel {
    * A listener that throws is logged and the next event is still told.
    */
   onOrderManagerEvents(es: readonly OrderManagerEvent[]): void {
-    // a call's events are one market's: woken once per run of the same market, not per event
-    let woken: Bytes32 | null = null;
-    for (let i = 0; i < es.length; i++) {
-      const e = es[i]!;
-      if (!('marketId' in e) || e.marketId === woken) continue;
-      woken = e.marketId;
-      this.wake(woken);
+    // a call's events are one market's: woken once per run of the same market, not per event; and
+    // only once some market has rested (wake does nothing before: most runs never look at the events)
+    if (this.someRested) {
+      let woken: Bytes32 | null = null;
+      for (let i = 0; i < es.length; i++) {
+        const id = orderEventMarket(es[i]!);
+        if (id === null || id === woken) continue;
+        woken = id;
+        this.wake(woken);
+      }
     }
     this.store.dispatchAll(es);
     const tell = this.opts.onOrderEvent;
@@ -780,12 +817,12 @@ export class QuotingKernel {
   /** The latest sync asked for in a market (settles once its venue calls are done), or null. */
   lastSync(marketId: Bytes32): Promise<void> | null {
     // no sync pending anywhere (most ticks): no lookup by the market's id
-    return this.lastSyncs.size === 0 ? null : (this.lastSyncs.get(marketId) ?? null);
+    return this.lastSyncsHeld === 0 ? null : (this.markets.get(marketId)?.lastSync ?? null);
   }
 
   /** Wait until every sync asked for so far has been carried out. */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.pending.size > 0) await Promise.allSettled(this.pending.snapshot());
   }
 
   /** Begin ticking (a kernel built with deferStart); a latched kernel stays stopped until clearKill. */
@@ -862,7 +899,8 @@ export class QuotingKernel {
       else this.cancelHousekeeping = this.clock.setTimeout(start, every);
     };
     const start = (): void => {
-      round = [...this.markets.values()];
+      // the slots as a list, made again only after a market was added or removed (a round only reads it)
+      round = this.slotList ??= [...this.markets.values()];
       at = 0;
       slice();
     };
@@ -904,7 +942,7 @@ export class QuotingKernel {
     if (last === null || last.action !== 'quote' || last.denied > 0 || last.slow || last.strategyError !== null || last.desired.length === 0) return false;
     const marketId = slot.cfg.marketId;
     const om = this.orderManager;
-    if ((this.lastSyncs.size !== 0 && this.lastSyncs.has(marketId)) || om.hasPendingWork(marketId)) return false;
+    if (slot.lastSync !== null || om.hasPendingWork(marketId)) return false;
     const m = this.store.state.markets.get(marketId);
     if (m === undefined || timeGuardTrips(m.bookUpdatedAt, m.streamLastEventAt, m.deadline, now, slot.cfg.risk)) return false;
     // every order wanted rests (none in flight, cooling down after a refusal, or parked), none due a refresh
@@ -941,12 +979,12 @@ export class QuotingKernel {
       // failing to quote. The slot stays until removeMarket: market rotation removes it once the venue
       // confirmed no order is left (src/runtime/rotation), not when the order manager goes idle.
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'MARKET_NOT_ACTIVE' };
-      if (!this.orderManager.isIdle(marketId)) this.send(marketId, []);
+      if (!this.orderManager.isIdle(marketId)) this.send(slot, []);
       return;
     }
     if (this.haltedByOperator || this.holds.size > 0 || (this.pausedMarkets.size > 0 && this.pausedMarkets.has(marketId))) {
       slot.last = { at: now, action: 'pull', desired: [], denied: 0, strategyError: null, reason: 'PAUSED' };
-      this.send(marketId, []);
+      this.send(slot, []);
       // held by the bot itself (the ledger cannot be written): nothing is quoted, but the account's
       // kill switch still watches the PnL and the error rate, tick by tick, as when quoting
       if (this.holds.size > 0) {
@@ -973,7 +1011,7 @@ export class QuotingKernel {
     } catch (err) {
       // runStrategy guards the strategy; anything escaping is our bug: pull this market's quotes
       this.log.error({ marketId, err: (err as Error).message }, 'tick failed; pulling quotes');
-      this.send(marketId, []);
+      this.send(slot, []);
       return;
     }
     const ms = timer ? timer() - t0 : 0;
@@ -993,7 +1031,7 @@ export class QuotingKernel {
         : deniedAll !== undefined
           ? { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, deniedAll, slow, returned, deniedBy: t.denied }
           : { at: now, action: t.action, desired, denied: t.denied.length, strategyError: t.strategyError, slow, returned, deniedBy: t.denied };
-    this.send(marketId, desired);
+    this.send(slot, desired);
     this.opts.onTick?.(marketId, slot.last, view);
   }
 
@@ -1075,13 +1113,16 @@ export class QuotingKernel {
     });
   }
 
-  private send(marketId: Bytes32, desired: readonly DesiredOrder[]): void {
+  private send(slot: MarketSlot, desired: readonly DesiredOrder[]): void {
+    const marketId = slot.cfg.marketId;
     // the exposure the view behind `desired` held: a later change makes the set stale (see OrderManager.sync)
     const synced = this.orderManager.sync(marketId, desired, this.orderManager.exposureVersion(marketId));
-    const k = marketId;
     if (synced === SYNCED) {
       // settled at once (nothing to send): no sync of the market is pending
-      if (this.lastSyncs.size !== 0) this.lastSyncs.delete(k);
+      if (slot.lastSync !== null) {
+        slot.lastSync = null;
+        this.lastSyncsHeld--;
+      }
       return;
     }
     this.syncsStarted++;
@@ -1089,20 +1130,24 @@ export class QuotingKernel {
     // once its own handler has run (a then() after a catch() was a promise and a microtask more per
     // sync sent; flush() awaits the promises it took, so it still waits for this one)
     const p: Promise<void> = synced.then(
-      () => this.syncEnded(k, p),
+      () => this.syncEnded(slot, p),
       (err: unknown) => {
         this.log.error({ marketId, err: (err as Error).message }, 'order sync failed');
-        this.syncEnded(k, p);
+        this.syncEnded(slot, p);
       },
     );
     this.pending.add(p);
-    this.lastSyncs.set(k, p);
+    if (slot.lastSync === null) this.lastSyncsHeld++;
+    slot.lastSync = p;
   }
 
   /** A sync `send` started has ended: not pending, and no longer the market's last unless a newer one is. */
-  private syncEnded(k: Bytes32, p: Promise<void>): void {
+  private syncEnded(slot: MarketSlot, p: Promise<void>): void {
     this.pending.delete(p);
-    if (this.lastSyncs.get(k) === p) this.lastSyncs.delete(k);
+    if (slot.lastSync === p) {
+      slot.lastSync = null;
+      this.lastSyncsHeld--;
+    }
   }
 
   private kill(reason: RiskReason, detail: string, marketId: Bytes32): void {

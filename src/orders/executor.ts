@@ -39,6 +39,25 @@ import { strangerMark } from './orphan-slot.ts';
 /** What resendRetries returns when there is nothing to resend (callers may skip awaiting it). */
 export const NOTHING_TO_RESEND: Promise<void> = Promise.resolve();
 
+/** What a cancel-replace call answers. */
+export interface CancelReplaceResult {
+  readonly cancel: CancelOutcome;
+  readonly create: CreateOutcome;
+}
+
+/** A venue call on its way (OrderExecutor.send), for OrderExecutor.finish. */
+export interface CallOut {
+  readonly kind: VenueCall['kind'];
+  readonly marketId: Bytes32;
+  /** the orders the call creates and the nonces it cancels (a cancel-replace: one of each) */
+  readonly creates: PlannedOrder[];
+  readonly cancels: Bytes32[];
+  /** when it was handed to the venue */
+  t0: number;
+  /** the venue's answer */
+  answer: Promise<BatchResult | CancelReplaceResult>;
+}
+
 /** The OrderManagerOptions the executor reads (see there). */
 export interface ExecutorOptions {
   deadManSeconds?: number;
@@ -179,41 +198,67 @@ export class OrderExecutor {
     return this.together(() => send(start()));
   }
 
-  async execute(marketId: Bytes32, call: VenueCall): Promise<void> {
+  /**
+   * A planned call, in two halves with the wait for the venue between them, which the caller awaits
+   * itself (OrderManager.syncNow: `const out = exec.send(m, call); try { res = await out.answer }
+   * catch (e) { failure = e } exec.finish(out, res, failure)`): `send` starts the call's orders and
+   * hands it to the venue, `finish` reads the answer (or the failure) into the table. One async
+   * function per call did both: its own promise and a microtask hop more per venue call, on the way
+   * back from every answer.
+   */
+  send(marketId: Bytes32, call: VenueCall): CallOut {
     if (call.kind === 'cancel-replace') {
       const { action } = call;
-      let cancelNonce: Bytes32 | undefined;
-      let planned: PlannedOrder | undefined;
-      const t0 = this.clock.now();
-      let res: { cancel: CancelOutcome; create: CreateOutcome } | null = null;
-      let failure: unknown = null;
-      const sent = this.handOver(
+      const out: CallOut = { kind: 'cancel-replace', marketId, creates: [], cancels: [], t0: this.clock.now(), answer: null! };
+      out.answer = this.handOver(
         () => {
-          cancelNonce = this.startCancel(marketId, action.cancel);
-          planned = this.startCreate(marketId, action.desired);
+          out.cancels.push(this.startCancel(marketId, action.cancel));
+          out.creates.push(this.startCreate(marketId, action.desired));
         },
         () => {
           try {
-            return this.venue.cancelReplace(cancelNonce!, planned!);
+            return this.venue.cancelReplace(out.cancels[0]!, out.creates[0]!);
           } catch (err) {
             return Promise.reject(err); // a venue that throws at once is answered below like one that rejects
           }
         },
       );
-      try {
-        res = await sent;
-      } catch (err) {
-        failure = err;
-      }
-      // the call's end and its outcomes reach the store together
+      return out;
+    }
+    const out: CallOut = { kind: 'batch', marketId, creates: [], cancels: [], t0: 0, answer: null! };
+    out.answer = this.handOver(
+      () => {
+        for (const a of call.actions) {
+          if (a.kind !== 'create') out.cancels.push(this.startCancel(marketId, a.cancel));
+          if (a.kind !== 'cancel') out.creates.push(this.startCreate(marketId, a.desired));
+        }
+      },
+      () => {
+        out.t0 = this.clock.now(); // the call's time from its send, as callBatch measures it
+        try {
+          return this.venue.batch(out.creates, out.cancels, marketId);
+        } catch (err) {
+          return Promise.reject(err); // as callBatch: a venue that throws at once is a failed call
+        }
+      },
+    );
+    return out;
+  }
+
+  /** The second half of a call `send` started: its answer (null and the failure when it threw) into the table. */
+  finish(out: CallOut, res: BatchResult | CancelReplaceResult | null, failure: unknown): void {
+    // the call's end and its outcomes reach the store together
+    if (out.kind === 'cancel-replace') {
       this.together(() => {
         const now = this.clock.now();
-        let answer = res;
-        if (answer !== null) this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(answer.create), ms: now - t0, ts: now });
+        let answer = res as CancelReplaceResult | null;
+        const planned = out.creates[0]!;
+        const cancelNonce = out.cancels[0]!;
+        if (answer !== null) this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: !isRefusal(answer.create), ms: now - out.t0, ts: now });
         else {
-          this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: now - t0, ts: now });
+          this.emit({ type: 'VenueCallCompleted', call: 'cancel-replace', ok: false, ms: now - out.t0, ts: now });
           this.retryAfterHint = classify(failure).retryAfterMs ?? 0;
-          const f = failedBatch([planned!], [cancelNonce!], failure);
+          const f = failedBatch([planned], [cancelNonce], failure);
           answer = { cancel: f.cancels[0]!, create: f.creates[0]! };
         }
         this.applyCancel(answer.cancel);
@@ -221,34 +266,8 @@ export class OrderExecutor {
       });
       return;
     }
-    const creates: PlannedOrder[] = [];
-    const cancels: Bytes32[] = [];
-    let t0 = 0;
-    const answers = this.handOver(
-      () => {
-        for (const a of call.actions) {
-          if (a.kind !== 'create') cancels.push(this.startCancel(marketId, a.cancel));
-          if (a.kind !== 'cancel') creates.push(this.startCreate(marketId, a.desired));
-        }
-      },
-      () => {
-        t0 = this.clock.now(); // the call's time from its send, as callBatch measures it
-        try {
-          return this.venue.batch(creates, cancels, marketId);
-        } catch (err) {
-          return Promise.reject(err); // as callBatch: a venue that throws at once is a failed call
-        }
-      },
-    );
-    let res: BatchResult | null = null;
-    let failure: unknown = null;
-    try {
-      res = await answers;
-    } catch (err) {
-      failure = err;
-    }
-    // the call's end and its outcomes reach the store together
-    this.together(() => this.applyAnswers(creates, cancels, this.completed(t0, creates, cancels, res, failure)));
+    const { creates, cancels } = out;
+    this.together(() => this.applyAnswers(creates, cancels, this.completed(out.t0, creates, cancels, res as BatchResult | null, failure)));
   }
 
   /** The call's VenueCallCompleted, and the outcomes of a call that threw as a whole (see callBatch). */

@@ -32,7 +32,8 @@ import type { VenuePort } from '../model/venue.ts';
 import type { FeeSpec } from '../engine/fill-fee.ts';
 import type { OrderManagerEvent } from '../state/events.ts';
 import { diff, diffIsEmpty, type DesiredOrder, type DiffAction, type Tolerances, type TrackedOrder } from './diff.ts';
-import { errInfo, NOTHING_TO_RESEND, OrderExecutor } from './executor.ts';
+import { errInfo, NOTHING_TO_RESEND, OrderExecutor, type CallOut } from './executor.ts';
+import { InFlight } from './in-flight.ts';
 import { NonceSource } from './nonces.ts';
 import { OrderTable } from './order-table.ts';
 import { planCalls } from './plan-calls.ts';
@@ -116,9 +117,17 @@ export class OrderManager {
   private readonly cancelRetryTimers = new Map<string, () => void>();
   private readonly nextReconcileAt = new Map<string, number>();
 
-  private readonly chains = new Map<string, Promise<void>>();
-  private readonly queued = new Map<string, DesiredSet>();
-  private readonly running = new Set<Promise<void>>();
+  /**
+   * Per market: its chain of syncs and the set queued for it (see Lane). A market's lane stays while
+   * the market does (forgetMarket drops it): a chain and a queued set come and go with every venue
+   * call, and two maps set and deleted per call cost more than the fields of one record.
+   */
+  private readonly lanes = new Map<string, Lane>();
+  /** lanes with a chain, and with a queued set (what the two maps' sizes were: the per-tick checks read them before any lookup) */
+  private chainsOut = 0;
+  private queuedOut = 0;
+  /** syncs and pulls running (a reconcile waits for them): an InFlight, not a Set of fresh promises (src/orders/in-flight.ts) */
+  private readonly running = new InFlight();
   private gate: Promise<void> = Promise.resolve();
   /** a reconcile holds the gate (made and not yet released) */
   private gateShut = false;
@@ -218,7 +227,8 @@ export class OrderManager {
    */
   isIdle(marketId: Bytes32): boolean {
     const k = marketId;
-    if (this.table.needsReconcile.has(k) || this.queued.has(k) || this.chains.has(k)) return false;
+    const lane = this.lanes.get(k);
+    if (this.table.needsReconcile.has(k) || (lane !== undefined && (lane.queued !== null || lane.chain !== null))) return false;
     return this.table.holdsNothing(k);
   }
 
@@ -312,7 +322,7 @@ export class OrderManager {
     // orders resting untouched by that call are cancelled now; the queued set below then deals
     // with whatever the call leaves behind.
     // (`size` first: on the per-tick path these sets and maps are nearly always empty, and a string key's lookup costs more)
-    const chained = this.chains.size !== 0 && this.chains.has(k);
+    const chained = this.chainsOut !== 0 && this.lanes.get(k)?.chain != null;
     if (desired.length === 0 && chained) void this.track(this.pullNow(marketId));
     if (!chained && this.reconciles === 0 && this.settledNow(marketId, desired, checkedAt)) return SYNCED;
     return this.enqueue(marketId, { desired, checkedAt });
@@ -355,11 +365,15 @@ export class OrderManager {
   /** Queue a set for the market's chain: run next, or replace the set already waiting there. */
   private enqueue(marketId: Bytes32, set: DesiredSet): Promise<void> {
     const k = marketId;
-    const wasQueued = this.queued.has(k);
-    this.queued.set(k, set);
-    if (wasQueued) return this.chains.get(k)!;
-    const run = this.runQueued(marketId, this.chains.get(k) ?? IDLE);
-    this.chains.set(k, run);
+    let lane = this.lanes.get(k);
+    if (lane === undefined) this.lanes.set(k, (lane = { chain: null, queued: null }));
+    const wasQueued = lane.queued !== null;
+    lane.queued = set;
+    if (wasQueued) return lane.chain!;
+    this.queuedOut++;
+    const run = this.runQueued(marketId, lane, lane.chain ?? IDLE);
+    if (lane.chain === null) this.chainsOut++;
+    lane.chain = run;
     return run;
   }
 
@@ -371,15 +385,18 @@ export class OrderManager {
    * three promises and about four microtask turns fewer per venue call. The run ends the market's
    * chain itself (a then() on it did: a promise and a microtask more per venue call).
    */
-  private async runQueued(marketId: Bytes32, prev: Promise<void>): Promise<void> {
-    const k = marketId;
+  private async runQueued(marketId: Bytes32, lane: Lane, prev: Promise<void>): Promise<void> {
     try {
       await prev;
       // an open gate (no reconcile running: nearly always) is passed without a microtask hop
       if (this.gateShut) await this.gate;
-      const want = this.queued.get(k)!;
-      this.queued.delete(k);
-      const p = this.syncNow(marketId, want);
+      // (none when cancelAll cleared it meanwhile: syncNow then returns at once, stopping)
+      const want = lane.queued!;
+      if (want !== null) {
+        lane.queued = null;
+        this.queuedOut--;
+      }
+      const p = this.syncNow(marketId, want, lane);
       this.running.add(p);
       try {
         await p;
@@ -392,7 +409,10 @@ export class OrderManager {
       // The chain ends with this run unless a set was queued behind it: a sync while this run had
       // its set starts a run of its own that waits for this one (so cannot have taken the set yet),
       // and the chain is that run's now.
-      if (!this.queued.has(k)) this.chains.delete(k);
+      if (lane.queued === null && lane.chain !== null) {
+        lane.chain = null;
+        this.chainsOut--;
+      }
     }
   }
 
@@ -426,7 +446,7 @@ export class OrderManager {
     this.log.error({ err: err instanceof Error ? { message: err.message, code: (err as BookmakerError).code } : String(err) }, 'order manager step failed');
   }
 
-  private async syncNow(marketId: Bytes32, set: DesiredSet): Promise<void> {
+  private async syncNow(marketId: Bytes32, set: DesiredSet, lane: Lane): Promise<void> {
     if (this.stopping || this.halted) return;
     const { desired, checkedAt } = set;
     const k = marketId;
@@ -445,7 +465,7 @@ export class OrderManager {
 
     const now = this.clock.now();
     // a pull queued behind this set while it waited wins: nothing new goes out for a market being pulled
-    const pulled = this.queued.get(k)?.desired.length === 0;
+    const pulled = lane.queued?.desired.length === 0;
     const effective = exec.blocked.has(k) || pulled ? [] : exec.cooldown.size === 0 ? desired : desired.filter((d) => !exec.coolingDown(d.slot, now));
     // the live entries, not copies: diff reads them now, and the actions use only their planned order
     let actions = diff(effective, this.table.trackedEntries(k), this.tol, Math.floor(now / 1000));
@@ -464,7 +484,16 @@ export class OrderManager {
       actions = kept;
     }
     for (const call of planCalls(actions, this.venue.batchLimit)) {
-      await exec.execute(marketId, call);
+      // the call's two halves, its answer awaited here (no async function of its own: OrderExecutor.send)
+      const out = exec.send(marketId, call);
+      let res: Awaited<CallOut['answer']> | null = null;
+      let failure: unknown = null;
+      try {
+        res = await out.answer;
+      } catch (err) {
+        failure = err;
+      }
+      exec.finish(out, res, failure);
       if (exec.pendingHalt) break;
     }
     if (exec.pendingHalt) throw new InvariantError(`venue refused every create: ${exec.pendingHalt.message}`, { cause: exec.pendingHalt });
@@ -500,7 +529,7 @@ export class OrderManager {
         // a set already queued re-diffs the market anyway; otherwise the latest set runs again, after
         // any call still out for the market (no pull fast path: that call's answer comes first)
         const set = this.lastDesired.get(k);
-        if (!set || this.stopping || this.halted || this.queued.has(k)) return;
+        if (!set || this.stopping || this.halted || this.lanes.get(k)?.queued != null) return;
         void this.enqueue(marketId, set);
       },
       rateLimited ? 300 : 150,
@@ -521,7 +550,7 @@ export class OrderManager {
       this.gate = new Promise<void>((r) => (release = r));
       this.gateShut = true;
       try {
-        await Promise.allSettled([...this.running]);
+        await Promise.allSettled(this.running.snapshot());
         return await this.rec.reconcileNow(marketId, desired);
       } finally {
         this.gateShut = false;
@@ -548,7 +577,8 @@ export class OrderManager {
    */
   async cancelAll(): Promise<CancelAllResult> {
     this.stopping = true;
-    this.queued.clear();
+    for (const lane of this.lanes.values()) lane.queued = null;
+    this.queuedOut = 0;
     for (const cancel of this.cancelRetryTimers.values()) cancel();
     this.cancelRetryTimers.clear();
     const rounds = this.opts.cancelAllRounds ?? 5;
@@ -583,6 +613,7 @@ export class OrderManager {
     if (!this.isIdle(marketId)) return false;
     const k = marketId;
     this.lastDesired.delete(k);
+    this.lanes.delete(k);
     this.table.forgetMarket(k);
     this.exec.blocked.delete(k);
     this.nextReconcileAt.delete(k);
@@ -597,7 +628,10 @@ export class OrderManager {
   hasPendingWork(marketId: Bytes32): boolean {
     const k = marketId;
     const owed = this.table.needsReconcile;
-    return (owed.size !== 0 && owed.has(k)) || (this.queued.size !== 0 && this.queued.has(k)) || (this.chains.size !== 0 && this.chains.has(k));
+    if (owed.size !== 0 && owed.has(k)) return true;
+    if (this.queuedOut === 0 && this.chainsOut === 0) return false;
+    const lane = this.lanes.get(k);
+    return lane !== undefined && (lane.queued !== null || lane.chain !== null);
   }
 
   /** Per-market entries held now (tests: nothing left behind after retirements). */
@@ -609,8 +643,7 @@ export class OrderManager {
       this.nextReconcileAt.size +
       this.cancelRetryTimers.size +
       this.exec.cooldown.size +
-      this.chains.size +
-      this.queued.size
+      this.lanes.size
     );
   }
 
@@ -633,7 +666,7 @@ export class OrderManager {
     if (this.running.size === 0) return;
     let cancelTimer = (): void => undefined;
     const timeout = new Promise<void>((r) => (cancelTimer = this.clock.setTimeout(r, limitMs)));
-    await Promise.race([Promise.allSettled([...this.running]), timeout]);
+    await Promise.race([Promise.allSettled(this.running.snapshot()), timeout]);
     cancelTimer();
   }
 
@@ -682,6 +715,16 @@ export class OrderManager {
 export const SYNCED: Promise<void> = Promise.resolve();
 
 const NO_DESIRED: readonly DesiredOrder[] = [];
+
+/**
+ * A market's chain of syncs: the run going on or waiting (null: none) and the newest set queued for
+ * it (null: none). A sync while a run has its set starts a run that waits for it, and the chain is
+ * that run then; a run ends the chain when nothing was queued behind it (runQueued).
+ */
+interface Lane {
+  chain: Promise<void> | null;
+  queued: DesiredSet | null;
+}
 
 /** The chain an idle market's first run waits behind: settled already. */
 const IDLE: Promise<void> = Promise.resolve();

@@ -416,6 +416,65 @@ test('a housekeeping round over many markets ticks every one of them, a slice pe
   k.stop();
 });
 
+test('a housekeeping round ticks the markets there are at its start: one added since the last round is ticked, one removed is not', async () => {
+  const clock = new ManualClock(1_800_000_000_000);
+  const M3 = ('0x' + '3'.repeat(64)) as Bytes32;
+  const ticked: string[] = [];
+  const k = new QuotingKernel({
+    clock,
+    venue: new FakeVenue(),
+    store: new StateStore(),
+    markets: [market(M1), market(M2)],
+    requoteIntervalMs: 0,
+    housekeepingMs: 1000,
+    onTickStart: (id, cause) => {
+      if (cause === 'housekeeping') ticked.push(id);
+    },
+  });
+  for (const id of [M1, M2, M3]) k.onEvent(book(id, 480_000, 520_000, clock.now()));
+  await k.flush();
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M1, M2].sort(), 'the first round: the two markets');
+  // between rounds: one market in, one out (the round's list of slots is made again)
+  assert.equal(k.addMarket(market(M3)), true);
+  k.removeMarket(M1);
+  ticked.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M2, M3].sort(), 'the next round: the added market, not the removed one');
+  // and again with nothing changed: the same markets
+  ticked.length = 0;
+  clock.advance(1000);
+  await k.flush();
+  assert.deepEqual(ticked.sort(), [M2, M3].sort());
+  k.stop();
+});
+
+test('lastSync: a market removed while its sync is out holds nothing of it at once, and that sync ending later leaves the others as they are', async () => {
+  const { clock, venue, kernel } = setup(0);
+  let release!: () => void;
+  venue.hold = new Promise<void>((r) => (release = r));
+  kernel.onEvent(book(M1, 480_000, 520_000, clock.now()));
+  kernel.onEvent(book(M2, 480_000, 520_000, clock.now()));
+  const p1 = kernel.lastSync(M1);
+  assert.ok(p1 !== null && kernel.lastSync(M2) !== null, 'both syncs are out');
+  // two slots and their two syncs (nothing else per market: no pause, no failure)
+  assert.equal(kernel.heldMarketState, 4);
+  kernel.removeMarket(M1);
+  assert.equal(kernel.lastSync(M1), null);
+  assert.equal(kernel.heldMarketState, 2, 'M2 and its sync only');
+  release();
+  venue.hold = null;
+  await p1;
+  // M1's sync ending counts nothing off M2 (whose own sync may have ended by now too)
+  assert.equal(kernel.heldMarketState, kernel.lastSync(M2) === null ? 1 : 2);
+  await kernel.flush();
+  assert.equal(kernel.lastSync(M2), null);
+  assert.equal(kernel.heldMarketState, 1, 'M2 alone');
+  kernel.stop();
+});
+
 function status(marketId: Bytes32, state: 'live' | 'reconnecting', ts: number): StateEvent {
   return { type: 'BookEventReceived', event: { type: 'status', marketId, outcomeIndex: 1, state, localTs: ts }, ts };
 }

@@ -737,6 +737,35 @@ describe('OrderManager.cancelAll and halt', () => {
     assert.equal(events.slice(before).filter((e) => e.type === 'CancelSubmitted').length, 4);
   });
 
+  it('a set queued behind a call when cancelAll clears it: the chain still ends, and a call after resume() counts as pending work', async () => {
+    const { venue, om } = setup();
+    let release = holdVenue(venue);
+    const first = om.sync(M1, quotes(500_000)); // its call is held at the venue
+    await turn();
+    const second = om.sync(M1, quotes(600_000)); // queued behind it
+    assert.equal(om.hasPendingWork(M1), true);
+    const stop = om.cancelAll(); // clears the queued set, waits for the call out
+    release();
+    venue.hold = null;
+    await Promise.all([first, second, stop]);
+    assert.equal(om.hasPendingWork(M1), false, 'both runs of the chain ended');
+    assert.equal(venue.open.size, 0);
+    om.resume();
+    release = holdVenue(venue);
+    const third = om.sync(M1, quotes(500_000));
+    await turn();
+    await turn();
+    // the run has taken its set and its call is out: the market's chain is pending work
+    assert.equal(venue.calls.filter((c) => c.kind === 'batch').length, 3, 'the first call, the stop, this one');
+    assert.equal(om.hasPendingWork(M1), true);
+    assert.equal(om.isIdle(M1), false);
+    release();
+    venue.hold = null;
+    await third;
+    assert.equal(om.hasPendingWork(M1), false);
+    assert.equal(venue.open.size, 4);
+  });
+
   it('is bounded: reports failure when orders will not go', async () => {
     const { venue, om } = setup({ cancelAllRounds: 3 });
     await om.sync(M1, quotes(500_000));
