@@ -163,24 +163,33 @@ export function inTree(root: string, path: string): string {
 }
 
 /** one reading of test/bench/heap-probe.mjs, `t` in minutes since the soak's start */
+/** `forced`: after two full collections the probe made; `major`: after one of the bot's own (test/bench/heap-probe.mjs) */
+export type ProbeKind = 'forced' | 'major';
+
 export interface ProbeReading {
   t: number;
+  kind: ProbeKind;
   spaces: Record<string, number>;
   arrayBuffers: number;
   external: number;
   rss: number;
 }
 
-/** the readings test/bench/heap-probe.mjs appended to `file` (none when it has not written any) */
-export function readProbes(file: string, t0: number): ProbeReading[] {
+/**
+ * the readings of `kind` test/bench/heap-probe.mjs appended to `file` (none when it has not written any), in time
+ * order; a line without a kind (an older probe's) is `forced`
+ */
+export function readProbes(file: string, t0: number, kind: ProbeKind = 'forced'): ProbeReading[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => {
-      const p = JSON.parse(l) as { at: number; spaces: Record<string, number>; arrayBuffers: number; external: number; rss: number };
-      return { t: (p.at - t0) / 60_000, spaces: p.spaces, arrayBuffers: p.arrayBuffers, external: p.external, rss: p.rss };
-    });
+      const p = JSON.parse(l) as { at: number; kind?: ProbeKind; spaces: Record<string, number>; arrayBuffers: number; external: number; rss: number };
+      return { t: (p.at - t0) / 60_000, kind: p.kind ?? 'forced', spaces: p.spaces, arrayBuffers: p.arrayBuffers, external: p.external, rss: p.rss };
+    })
+    .filter((p) => p.kind === kind)
+    .sort((a, b) => a.t - b.t);
 }
 
 const MB = 2 ** 20;
@@ -201,35 +210,52 @@ export function probeSecondHalf(
   minutes: number,
 ): { rows: [string, string | number][]; growth: number; growthNoCode: number; start: number; end: number } | null {
   if (probes.length < 2) return null;
+  const what = probes[0]!.kind === 'major' ? "after the bot's own full GCs, old generation" : 'two forced full GCs';
   const start = probes.reduce((best, p) => (Math.abs(p.t - minutes / 2) < Math.abs(best.t - minutes / 2) ? p : best));
   const end = probes.at(-1)!;
   const f = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(2);
   const names = [...new Set([...Object.keys(start.spaces), ...Object.keys(end.spaces)])];
   const deltas = names.map((n) => `${n.replace(/_space$/, '')} ${f(((end.spaces[n] ?? 0) - (start.spaces[n] ?? 0)) / MB)}`);
   deltas.push(`arrayBuffers ${f((end.arrayBuffers - start.arrayBuffers) / MB)}`, `external ${f((end.external - start.external) / MB)}`);
-  const growth = secondHalf(
-    probes.map((p) => ({ t: p.t, v: probeLive(p) })),
-    minutes,
-  ).growth;
-  const growthNoCode = secondHalf(
-    probes.map((p) => ({ t: p.t, v: probeLive(p, false) })),
-    minutes,
-  ).growth;
+  // a slope needs two readings in the half (the bot's own full collections can be minutes apart): NaN otherwise
+  const slope = (withCode: boolean) => {
+    const h = secondHalf(
+      probes.map((p) => ({ t: p.t, v: probeLive(p, withCode) })),
+      minutes,
+    );
+    return h.n >= 2 ? h.growth : Number.NaN;
+  };
+  const growth = slope(true);
+  const growthNoCode = slope(false);
+  const inHalf = probes.filter((p) => p.t >= minutes / 2).length;
   const at = (p: ProbeReading) =>
     `${p.t.toFixed(1)} min: ${probeLive(p).toFixed(2)} MB (code ${((p.spaces.code_space ?? 0) / MB).toFixed(2)}, AB ${(p.arrayBuffers / MB).toFixed(2)})`;
   return {
     rows: [
-      ['heap probe (2 full GCs) at the 2nd half start / end', `${at(start)} / ${at(end)}`],
+      [`heap probe (${what}) at the 2nd half start / end`, `${at(start)} / ${at(end)}`],
       ['2nd-half change by space MB (end - start)', deltas.join(', ')],
-      ['2nd-half growth MB, live heap + array buffers (slope × duration, every minute)', growth],
+      [`2nd-half growth MB, live heap + array buffers (slope × duration of ${inHalf} readings, ${what})`, growth],
       ['the same without code space', growthNoCode],
-      ['live+AB MB each minute', probes.map((p) => `${p.t.toFixed(1)}:${probeLive(p).toFixed(2)}`).join(' ')],
+      [`live+AB MB at each reading (${what})`, probes.map((p) => `${p.t.toFixed(1)}:${probeLive(p).toFixed(2)}`).join(' ')],
     ],
     growth,
     growthNoCode,
     start: probeLive(start),
     end: probeLive(end),
   };
+}
+
+/**
+ * `--probe major|forced` of the soak benches (default `major`): which heap readings (test/bench/heap-probe.mjs) the
+ * second-half criterion reads. `major`: after each of the bot's own full collections, nothing forced (one forced
+ * probe at the end only); `forced`: two forced full collections every minute, as before session 30: every forced
+ * collection discards optimised code the bot would have kept (docs/performance/reoptimisation.md), so a probe a minute
+ * adds re-optimisation to what the readings measure.
+ */
+export function probeModeArg(): ProbeKind {
+  const v = argOf('probe') ?? 'major';
+  if (v !== 'major' && v !== 'forced') throw new Error(`--probe: expected major or forced, got ${v}`);
+  return v;
 }
 
 /** The value after `--NAME` on the bench's command line, or undefined. */

@@ -20,9 +20,13 @@
  * - the bot's RSS by kind of mapping (/proc/<pid>/smaps, test/bench/soak-memory-maps.ts) at half time and at
  *   the end, and each kind's second-half growth: where RSS goes when the heap does not grow;
  * - event-loop lag p99 (the largest and the median of the samples);
- * - every minute, the bot's heap after two full collections, by V8 heap space, and its array buffers
- *   (test/bench/heap-probe.mjs, preloaded): the criterion's figure (flat: ≤ +0.5 MB over the second
- *   half) is that heap plus array buffers, which `--trace-gc`'s live heap leaves out.
+ * - after each of the bot's own full collections, its heap by V8 heap space (the old generation: young
+ *   space is left out) and its array buffers (test/bench/heap-probe.mjs, preloaded): the criterion's figure
+ *   (flat: ≤ +0.5 MB over the second half) is that heap plus array buffers, which `--trace-gc`'s live heap
+ *   leaves out. `--probe forced` reads instead, every minute, the heap after two forced full collections
+ *   (the readings of session 29 and before): each forced collection makes V8 discard and rebuild optimised
+ *   code the bot would have kept (docs/performance/reoptimisation.md), so that figure includes the probe's
+ *   own re-optimisation.
  *
  * - at the end, what the bot still holds of markets it no longer quotes: its account's books of them
  *   (GET /admin/status `books.markets` with `quoted: false`: compact books waiting for a claim) and the
@@ -40,10 +44,10 @@
  * `;;; deoptimize at <file:line:col>`) and every optimised code object discarded (a broken dependency, or an object
  * it embeds dead in a GC); the frame dumps are dropped. `node scripts/deopt-count.mjs FILE --after 300` counts them
  * per function (docs/performance/reoptimisation.md). `--bot-node-flags "FLAGS"` adds node/V8 flags (space-separated) to the bot's
- * command. `--probe-minutes N` spaces the heap probes (below).
+ * command. `--probe major|forced` picks the heap readings (below; default major); `--probe-minutes N` spaces the forced ones.
  *
  *   npm run bench -- rotation-soak [--minutes 60] [--every 30] [--lifetime 300] [--refresh 10] [--tree DIR]
- *     [--auto-claim-after 30] [--no-auto-claim] [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe-minutes 1]
+ *     [--auto-claim-after 30] [--no-auto-claim] [--bot-trace FILE] [--bot-node-flags "FLAGS"] [--probe major|forced] [--probe-minutes 1]
  *
  * The issue's figure is the full hour (`--minutes 60`, ~120 markets through the bot); shorter runs
  * (`--minutes 4 --every 10 --lifetime 40`) check the harness and rotation itself.
@@ -53,7 +57,7 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoWallet } from '../../src/sim/local-exchange.ts';
-import { markCompact, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
+import { markCompact, probeModeArg, probeSecondHalf, readProbes, report, secondHalf } from './lib.ts';
 import { type MapReading, mapsSecondHalf, probeV8, readMaps, v8SecondHalfRows } from './soak-memory-maps.ts';
 import { bandsDefaultsYaml } from '../support/bot-yaml.ts';
 import { freePort } from '../support/net.ts';
@@ -75,6 +79,8 @@ const REFRESH = arg('refresh', 10);
  * the first and the last probe only) shows the bot's own re-optimisation, without the second-half readings.
  */
 const PROBE_MINUTES = arg('probe-minutes', 1);
+/** which heap readings the criterion reads: the bot's own full collections (default) or forced probes (`--probe forced`) */
+const PROBE_MODE = probeModeArg();
 /** the sim's auto-claim delay, seconds (null: `--no-auto-claim`, nobody claims) */
 const AUTO_CLAIM_AFTER = process.argv.includes('--no-auto-claim') ? null : arg('auto-claim-after', 30);
 /** the bot's admin endpoint (its token: this run's own), read at the end for the books of markets no longer quoted */
@@ -206,6 +212,7 @@ const bot = child(
     ...process.env,
     BOOKMAKER_PRIVATE_KEY: privateKey,
     BOOKMAKER_HEAP_PROBE: PROBE_FILE,
+    BOOKMAKER_HEAP_PROBE_MAJOR: PROBE_MODE === 'major' ? '1' : '',
     BOOKMAKER_ADMIN_TOKEN: ADMIN_TOKEN,
     BOOKMAKER_ADMIN_PORT: String(adminPort),
   },
@@ -340,8 +347,9 @@ const end = t0 + MINUTES * 60_000;
 const samples: ({ t: number; maps: MapReading | null } & Metrics)[] = [];
 let worstLeft = 0;
 let worstLeftMarkets: string[] = [];
-// a heap probe (test/bench/heap-probe.mjs) every minute from the start, and one at the end
-let nextProbe = t0;
+// `--probe forced`: a heap probe (test/bench/heap-probe.mjs) every minute from the start; in both modes one at the end
+// (`--probe major`: none until the end; the bot's own full collections are read instead)
+let nextProbe = PROBE_MODE === 'major' ? Number.POSITIVE_INFINITY : t0;
 while (Date.now() < end) {
   if (Date.now() >= nextProbe) {
     bot.proc.kill('SIGWINCH');
@@ -400,8 +408,8 @@ const held = await (async () => {
 const probesBefore = readProbes(PROBE_FILE, t0).length;
 bot.proc.kill('SIGWINCH');
 for (let i = 0; i < 100 && readProbes(PROBE_FILE, t0).length === probesBefore && bot.proc.exitCode === null; i++) await sleep(100);
-const probed = probeSecondHalf(readProbes(PROBE_FILE, t0), MINUTES);
-const v8Rows = v8SecondHalfRows(probeV8(PROBE_FILE, t0), MINUTES);
+const probed = probeSecondHalf(readProbes(PROBE_FILE, t0, PROBE_MODE), MINUTES);
+const v8Rows = v8SecondHalfRows(probeV8(PROBE_FILE, t0, PROBE_MODE), MINUTES);
 const byMap = mapsSecondHalf(
   samples.flatMap((s) => (s.maps ? [{ t: s.t, maps: s.maps }] : [])),
   MINUTES,
@@ -485,6 +493,7 @@ report(
     liveHeapMiddleMb: liveMiddle,
     liveHeapLastMb: liveLast,
     liveHeapSecondHalfGrowthMb: live.n >= 2 ? r1(live.growth) : null,
+    probe: PROBE_MODE,
     liveWithArrayBuffersSecondHalfGrowthMb: probed ? Math.round(probed.growth * 100) / 100 : null,
     liveWithArrayBuffersNoCodeSecondHalfGrowthMb: probed ? Math.round(probed.growthNoCode * 100) / 100 : null,
     marketsCreated: created,

@@ -145,7 +145,7 @@ export interface V8Reading {
   /** resident MB by heap space */
   committed: Record<string, number>;
 }
-export function probeV8(file: string, t0: number): V8Reading[] {
+export function probeV8(file: string, t0: number, kind: 'forced' | 'major' = 'forced'): V8Reading[] {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
@@ -155,8 +155,8 @@ export function probeV8(file: string, t0: number): V8Reading[] {
   const out: V8Reading[] = [];
   for (const l of text.split('\n')) {
     if (l === '') continue;
-    const p = JSON.parse(l) as { at: number; v8?: { physical: number; malloced: number; committed: Record<string, number> } };
-    if (p.v8)
+    const p = JSON.parse(l) as { at: number; kind?: string; v8?: { physical: number; malloced: number; committed: Record<string, number> } };
+    if (p.v8 && (p.kind ?? 'forced') === kind)
       out.push({
         t: (p.at - t0) / 60_000,
         physical: p.v8.physical / 2 ** 20,
