@@ -161,19 +161,8 @@ export class RunCollector {
   reserve(n: number): void {
     if (this.count !== 0 || !(n > 0)) return;
     this.reserved = true;
-    this.sampleT.length = n;
-    this.totalPnl.length = n;
-    for (let m = 0; m < this.markets.length; m++) {
-      const s = this.series[m]!;
-      s.mid.length = n;
-      s.bestBid.length = n;
-      s.bestAsk.length = n;
-      s.bid.length = n;
-      s.ask.length = n;
-      s.net.length = n;
-      s.pnl.length = n;
-      if (this.regimeSource !== null) this.regimeSeries[m]!.length = n;
-    }
+    this.setLengths(n);
+    if (this.regimeSource !== null) for (const r of this.regimeSeries) r.length = n;
   }
 
   /** Cut the arrays `reserve` lengthened back to the samples taken. */
@@ -181,6 +170,12 @@ export class RunCollector {
     if (!this.reserved) return;
     this.reserved = false;
     const n = this.count;
+    this.setLengths(n);
+    for (const r of this.regimeSeries) if (r.length > n) r.length = n;
+  }
+
+  /** Every numeric series array (the times, the total PnL, each market's seven) `n` long. */
+  private setLengths(n: number): void {
     this.sampleT.length = n;
     this.totalPnl.length = n;
     for (let m = 0; m < this.markets.length; m++) {
@@ -192,8 +187,6 @@ export class RunCollector {
       s.ask.length = n;
       s.net.length = n;
       s.pnl.length = n;
-      const r = this.regimeSeries[m]!;
-      if (r.length > n) r.length = n;
     }
   }
 
