@@ -95,18 +95,10 @@ export class VirtualClock implements Clock {
   /** Twice the room for slots (and so for the heap and the free list, which never hold more). */
   private grow(): void {
     const n = this.at.length * 2;
-    const at = new Float64Array(n);
-    at.set(this.at);
-    this.at = at;
-    const order = new Float64Array(n);
-    order.set(this.order);
-    this.order = order;
-    const gen = new Int32Array(n);
-    gen.set(this.gen);
-    this.gen = gen;
-    const heap = new Int32Array(n);
-    heap.set(this.heap);
-    this.heap = heap;
+    this.at = widened(this.at, new Float64Array(n));
+    this.order = widened(this.order, new Float64Array(n));
+    this.gen = widened(this.gen, new Int32Array(n));
+    this.heap = widened(this.heap, new Int32Array(n));
     this.free = new Int32Array(n); // (empty when the slots run out)
   }
 
@@ -223,4 +215,10 @@ class VirtualAction<T> extends Subscription implements SchedulerAction<T> {
     }, delay);
     return this;
   }
+}
+
+/** `to` (a longer array of the same kind) with `from` copied into its start */
+function widened<T extends Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
