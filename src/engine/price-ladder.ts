@@ -45,11 +45,16 @@ export interface PriceLadderData {
 }
 
 export class PriceLadder {
-  readonly tick: number;
+  // The numbers are given a value of their kind where they are declared, the constructor's is assigned
+  // over it: a class field declared without one is defined as undefined first (ES2022 class fields),
+  // which gives the field V8's tagged representation, and a double held in a tagged field is a boxed
+  // heap number each read unboxes (`--trace-generalization` lists tagged fields; test/engine/price-ladder-shape.test.ts).
+  // tick, top and the best levels are small integers, invTick a double (NaN until assigned).
+  readonly tick: number = 0;
   /** 1 / tick: an on-tick price times this, rounded, is its level without an integer division */
-  readonly invTick: number;
+  readonly invTick: number = NaN;
   /** level index of price 1e6 */
-  readonly top: number;
+  readonly top: number = 0;
   readonly head: [Int32Array, Int32Array];
   readonly tail: [Int32Array, Int32Array];
   readonly size: [Float64Array, Float64Array];
@@ -62,7 +67,7 @@ export class PriceLadder {
   /** best bid level (0 = no bids) */
   bestBid = 0;
   /** best ask level (top = no asks) */
-  bestAsk: number;
+  bestAsk = 0;
 
   constructor(tick: number) {
     this.tick = tick;
