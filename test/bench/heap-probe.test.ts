@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { probeModeArg, probeSecondHalf, readProbes } from './lib.ts';
+import { probeV8 } from './soak-memory-maps.ts';
 
 const PROBE = new URL('./heap-probe.mjs', import.meta.url).pathname;
 
@@ -66,6 +67,14 @@ test("major readings follow the process's own full collections, without the youn
       major.filter((m) => m.at >= from && m.at <= at),
       [],
     );
+    // V8's own figures ride on every line, and the readers keep them: probeV8 reads what readProbes read
+    const v8 = probeV8(file, 0, 'major');
+    assert.equal(v8.length, major.length, 'a V8 reading for each major line');
+    assert.deepEqual(
+      v8.map((r) => r.t),
+      readProbes(file, 0, 'major').map((p) => p.t),
+    );
+    for (const r of v8) assert.ok(r.physical > 0 && r.malloced > 0 && (r.committed.old ?? 0) > 0, 'resident pages, malloc and old space read');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -90,9 +99,20 @@ test('readProbes keeps one kind, in time order; a line without a kind (an older 
   const dir = mkdtempSync(join(tmpdir(), 'heap-probe-'));
   try {
     const file = join(dir, 'probe.jsonl');
-    const line = (at: number, kind: string | null, old: number) =>
-      JSON.stringify({ at, ...(kind ? { kind } : {}), spaces: { old_space: old * 2 ** 20 }, arrayBuffers: 0, external: 0, rss: 0 });
-    writeFileSync(file, [line(120_000, 'major', 11), line(0, null, 9), line(60_000, 'major', 10), line(90_000, 'forced', 12), ''].join('\n'));
+    // a line with V8's own figures (as heap-probe.mjs writes them, MB here) or without them (an older probe's)
+    const line = (at: number, kind: string | null, old: number, v8?: number) =>
+      JSON.stringify({
+        at,
+        ...(kind ? { kind } : {}),
+        spaces: { old_space: old * 2 ** 20 },
+        arrayBuffers: 0,
+        external: 0,
+        rss: 0,
+        ...(v8 !== undefined
+          ? { v8: { physical: v8 * 2 ** 20, malloced: (v8 / 10) * 2 ** 20, peakMalloced: 0, committed: { old_space: old * 2 ** 20, code_space: 2 ** 20 } } }
+          : {}),
+      });
+    writeFileSync(file, [line(120_000, 'major', 11, 31), line(0, null, 9), line(60_000, 'major', 10, 30), line(90_000, 'forced', 12, 32), ''].join('\n'));
     assert.deepEqual(
       readProbes(file, 0, 'major').map((p) => [p.t, p.spaces.old_space! / 2 ** 20]),
       [
@@ -104,6 +124,25 @@ test('readProbes keeps one kind, in time order; a line without a kind (an older 
       readProbes(file, 0).map((p) => p.t),
       [0, 1.5],
     );
+    // the V8 block is kept where the line has one (bytes, as written; peakMalloced left out), absent where not (the older line)
+    assert.deepEqual(
+      readProbes(file, 0, 'major').map((p) => p.v8),
+      [
+        { physical: 30 * 2 ** 20, malloced: 3 * 2 ** 20, committed: { old_space: 10 * 2 ** 20, code_space: 2 ** 20 } },
+        { physical: 31 * 2 ** 20, malloced: 3.1 * 2 ** 20, committed: { old_space: 11 * 2 ** 20, code_space: 2 ** 20 } },
+      ],
+    );
+    assert.deepEqual(
+      readProbes(file, 0).map((p) => p.v8?.physical),
+      [undefined, 32 * 2 ** 20],
+    );
+    // probeV8 reads readProbes' readings of the kind that carry it, in MB, spaces without `_space`
+    assert.deepEqual(probeV8(file, 0, 'major'), [
+      { t: 1, physical: 30, malloced: 3, committed: { old: 10, code: 1 } },
+      { t: 2, physical: 31, malloced: 3.1, committed: { old: 11, code: 1 } },
+    ]);
+    assert.deepEqual(probeV8(file, 0), [{ t: 1.5, physical: 32, malloced: 3.2, committed: { old: 12, code: 1 } }]);
+    assert.deepEqual(probeV8(join(dir, 'none.jsonl'), 0), [], 'no file: no readings');
     const half = probeSecondHalf(readProbes(file, 0, 'major'), 2);
     assert.ok(half);
     // 10 → 11 MB over the second half (1 → 2 min of a 2-minute run): +1 MB

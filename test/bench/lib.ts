@@ -166,6 +166,13 @@ export function inTree(root: string, path: string): string {
 /** `forced`: after two full collections the probe made; `major`: after one of the bot's own (test/bench/heap-probe.mjs) */
 export type ProbeKind = 'forced' | 'major';
 
+/** V8's own figures of a reading, bytes (getHeapStatistics; `committed`: physical size by heap space); an older probe's lines have none */
+export interface ProbeV8 {
+  physical: number;
+  malloced: number;
+  committed: Record<string, number>;
+}
+
 export interface ProbeReading {
   t: number;
   kind: ProbeKind;
@@ -173,6 +180,7 @@ export interface ProbeReading {
   arrayBuffers: number;
   external: number;
   rss: number;
+  v8?: ProbeV8;
 }
 
 /**
@@ -185,8 +193,25 @@ export function readProbes(file: string, t0: number, kind: ProbeKind = 'forced')
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => {
-      const p = JSON.parse(l) as { at: number; kind?: ProbeKind; spaces: Record<string, number>; arrayBuffers: number; external: number; rss: number };
-      return { t: (p.at - t0) / 60_000, kind: p.kind ?? 'forced', spaces: p.spaces, arrayBuffers: p.arrayBuffers, external: p.external, rss: p.rss };
+      const p = JSON.parse(l) as {
+        at: number;
+        kind?: ProbeKind;
+        spaces: Record<string, number>;
+        arrayBuffers: number;
+        external: number;
+        rss: number;
+        v8?: ProbeV8;
+      };
+      const r: ProbeReading = {
+        t: (p.at - t0) / 60_000,
+        kind: p.kind ?? 'forced',
+        spaces: p.spaces,
+        arrayBuffers: p.arrayBuffers,
+        external: p.external,
+        rss: p.rss,
+      };
+      if (p.v8) r.v8 = { physical: p.v8.physical, malloced: p.v8.malloced, committed: p.v8.committed };
+      return r;
     })
     .filter((p) => p.kind === kind)
     .sort((a, b) => a.t - b.t);

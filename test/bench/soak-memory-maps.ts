@@ -17,6 +17,7 @@
  * Figures are resident kB (`Rss:`), summed per kind; `total` is their sum, which is the process's RSS.
  */
 import { readFileSync } from 'node:fs';
+import { type ProbeKind, readProbes } from './lib.ts';
 
 export const MAP_KINDS = ['arenas', 'brk', 'stacks', 'code', 'anon', 'files'] as const;
 export type MapKind = (typeof MAP_KINDS)[number];
@@ -145,25 +146,17 @@ export interface V8Reading {
   /** resident MB by heap space */
   committed: Record<string, number>;
 }
-export function probeV8(file: string, t0: number, kind: 'forced' | 'major' = 'forced'): V8Reading[] {
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
+/** V8's figures (MB, spaces named without `_space`) of the `kind` readings of `file` that carry them, from `readProbes` */
+export function probeV8(file: string, t0: number, kind: ProbeKind = 'forced'): V8Reading[] {
   const out: V8Reading[] = [];
-  for (const l of text.split('\n')) {
-    if (l === '') continue;
-    const p = JSON.parse(l) as { at: number; kind?: string; v8?: { physical: number; malloced: number; committed: Record<string, number> } };
-    if (p.v8 && (p.kind ?? 'forced') === kind)
+  for (const p of readProbes(file, t0, kind))
+    if (p.v8)
       out.push({
-        t: (p.at - t0) / 60_000,
+        t: p.t,
         physical: p.v8.physical / 2 ** 20,
         malloced: p.v8.malloced / 2 ** 20,
         committed: Object.fromEntries(Object.entries(p.v8.committed).map(([k, v]) => [k.replace(/_space$/, ''), v / 2 ** 20])),
       });
-  }
   return out;
 }
 
