@@ -13,11 +13,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HeldRequest } from '../../src/sim/http-server.ts';
-import type { Bytes32, VenueOrder } from '../../src/model/order.ts';
+import type { Bytes32 } from '../../src/model/order.ts';
 import { ledgerSummary, replayPositions } from '../../src/ledger/books.ts';
 import { orderEndsText } from '../../src/ledger/order-ends.ts';
 import { formatRunReport } from '../../src/runtime/run-report.ts';
-import { onLedgerExchange, openOrders, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
+import { allOrders, onLedgerExchange, openOrders, place, quotingForStop, waitFor, yesTerms } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
@@ -54,8 +54,7 @@ test("a fill between the stop's list and its cancel: the order ends 'filled' as 
       assert.equal(await stopping, 0, 'the stop ends cleanly');
       stopping = null;
 
-      const all: VenueOrder[] = [];
-      for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) all.push(o);
+      const all = await allOrders(h.bot);
       const f = all.find((v) => v.nonce.toLowerCase() === bid.nonce.toLowerCase());
       assert.equal(f?.status, 'filled', 'the bid filled at the venue');
       assert.equal(all.filter((v) => v.status === 'filled').length, 1, 'one order of the bot filled');

@@ -13,10 +13,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { VenueOrder } from '../../src/model/order.ts';
 import { replayPositions } from '../../src/ledger/books.ts';
 import { summaryRows } from '../../src/runtime/terminal-summary.ts';
-import { onLedgerExchange, stopRacingAFill } from './harness.ts';
+import { allOrders, onLedgerExchange, stopRacingAFill } from './harness.ts';
 import { readLedgerFile } from './ledger-runs.ts';
 import { fields, venueView } from './restart-checks.ts';
 
@@ -26,8 +25,7 @@ test("a fill racing the stop's cancels: the store and the health model agree wit
     // stop's list of open orders held until the mover took the whole bid (10 shares)
     const { bot, m0 } = await stopRacingAFill(h, ledger);
 
-    const all: VenueOrder[] = [];
-    for await (const o of h.bot.client.orders.iterate({ trader: h.bot.wallet, limit: 100 })) all.push(o);
+    const all = await allOrders(h.bot);
     const filled = all.filter((v) => v.status === 'filled');
     assert.equal(filled.length, 1, 'one order of the bot filled at the venue');
     const f = filled[0]!;
