@@ -9,40 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Account } from '../../src/account/account.ts';
-import { AccountRisk } from '../../src/account/account-risk.ts';
 import { BotControl } from '../../src/control/bot-control.ts';
 import { silentLogger } from '../../src/core/logger.ts';
-import type { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import type { Address } from '../../src/model/order.ts';
 import { openBotLedger } from '../support/bot-ledger.ts';
 import { settableClock } from '../support/venue-order.ts';
+import { fakeKernel } from './fake-kernel.ts';
 
 const TRADER = ('0x' + '33'.repeat(20)) as Address;
-
-/** The kernel as BotControl reads it: a halt flag and the bot's own holds. */
-function fakeKernel(): { kernel: QuotingKernel; selfHolds: Map<string, string> } {
-  let halted = false;
-  const holds = new Map<string, string>();
-  const kernel = {
-    account: new Account(),
-    accountRisk: new AccountRisk(),
-    killed: null,
-    get halted() {
-      return halted;
-    },
-    get held() {
-      return holds;
-    },
-    pause: (m: unknown) => void (m === null && (halted = true)),
-    resume: (m: unknown) => void (m === null && (halted = false)),
-    pausedList: () => [],
-    marketIds: () => [],
-    retiring: () => [],
-    hasMarket: () => false,
-  } as unknown as QuotingKernel;
-  return { kernel, selfHolds: holds };
-}
 
 test('a halt into a deleted ledger file is not persisted; status names the bot holds', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bookmaker-control-'));

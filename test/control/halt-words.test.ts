@@ -10,38 +10,17 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Account } from '../../src/account/account.ts';
-import { AccountRisk } from '../../src/account/account-risk.ts';
 import { BotControl } from '../../src/control/bot-control.ts';
 import { statusText } from '../../src/control/status-text.ts';
 import type { Logger } from '../../src/core/logger.ts';
-import type { QuotingKernel } from '../../src/kernel/quoting-kernel.ts';
 import { haltText, heldLines, latchText } from '../../src/ledger/held-state.ts';
 import { DAMAGED_CLEAR, PAUSES_OVERFLOW } from '../../src/ledger/latch-file.ts';
 import type { OperatorHold } from '../../src/ledger/ledger.ts';
 import { OperatorView } from '../../src/runtime/phases/operator-view.ts';
 import { holdsPhase } from '../../src/runtime/phases/holds.ts';
+import { fakeKernel } from './fake-kernel.ts';
 
 const AT = Date.parse('2026-11-29T10:00:00.000Z');
-
-function fakeKernel(): QuotingKernel {
-  let halted = false;
-  return {
-    account: new Account(),
-    accountRisk: new AccountRisk(),
-    killed: null,
-    get halted() {
-      return halted;
-    },
-    held: new Map(),
-    pause: (m: unknown) => void (m === null && (halted = true)),
-    resume: (m: unknown) => void (m === null && (halted = false)),
-    pausedList: () => [],
-    marketIds: () => [],
-    retiring: () => [],
-    hasMarket: () => false,
-  } as unknown as QuotingKernel;
-}
 
 /** a logger that keeps its warn lines' messages */
 function keepingLogger(lines: string[]): Logger {
@@ -92,7 +71,7 @@ const CASES: { hold: OperatorHold; by: RegExp; lifts: RegExp }[] = [
 test('a restored halt is named by its own source and what lifts it, alike in the log, /readyz, ctl status and doctor', () => {
   for (const { hold, by, lifts } of CASES) {
     const logged: string[] = [];
-    const kernel = fakeKernel();
+    const { kernel } = fakeKernel();
     const control = new BotControl({
       kernel,
       ledger: null,
@@ -125,7 +104,7 @@ test('a restored halt is named by its own source and what lifts it, alike in the
 
 test('/readyz during start-up (before the control is wired) names the restored halt by its source', () => {
   for (const { hold, by } of CASES) {
-    const kernel = fakeKernel();
+    const { kernel } = fakeKernel();
     const operator = new OperatorView();
     const cp = { core: { kernel }, startTicking: () => undefined, operator, ledgerWatch: { start: () => undefined, stop: () => undefined } };
     const c = {
