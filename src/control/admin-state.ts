@@ -8,6 +8,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { makeFolders } from '../core/make-folders.ts';
+import { processAlive } from '../core/process-alive.ts';
 
 export interface AdminState {
   readonly pid: number;
@@ -30,21 +31,12 @@ export function writeAdminState(configFile: string, s: AdminState): () => void {
   };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The record of a live bot of this config, or null (none, unreadable, or its process is gone). */
 export function readAdminState(configFile: string): AdminState | null {
   try {
     const v = JSON.parse(readFileSync(adminStatePath(configFile), 'utf8')) as Partial<AdminState>;
     if (typeof v.pid !== 'number' || typeof v.port !== 'number' || !Number.isInteger(v.port) || v.port < 1 || v.port > 65535) return null;
-    return alive(v.pid) ? { pid: v.pid, port: v.port, configFile: String(v.configFile ?? ''), startedAt: String(v.startedAt ?? '') } : null;
+    return processAlive(v.pid) ? { pid: v.pid, port: v.port, configFile: String(v.configFile ?? ''), startedAt: String(v.startedAt ?? '') } : null;
   } catch {
     return null;
   }

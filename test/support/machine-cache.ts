@@ -11,19 +11,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../../src/core/process-alive.ts';
 
 const POLL_MS = 250;
 /** A lock without its pid file this long after it was made belongs to a process killed in between. */
 const UNCLAIMED_MS = 30_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Takes `lock`: true when it is ours now, false while another live process holds it. */
 function tryLock(lock: string): boolean {
@@ -33,7 +25,7 @@ function tryLock(lock: string): boolean {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     let stale: boolean;
     try {
-      stale = !alive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
+      stale = !processAlive(Number(readFileSync(join(lock, 'pid'), 'utf8')));
     } catch {
       try {
         stale = Date.now() - statSync(lock).mtimeMs > UNCLAIMED_MS;
