@@ -153,7 +153,8 @@ function load(file) {
   };
   /** the node `name`'s edge of `i` leads to (-1: none) */
   const child = (i, re) => {
-    for (let e = first[i]; e < first[i + 1]; e += EF) if (re.test(String(strings[edges[e + eName]])) && eTypes[edges[e + eType]] !== 'element') return edges[e + eTo] / NF;
+    for (let e = first[i]; e < first[i + 1]; e += EF)
+      if (re.test(String(strings[edges[e + eName]])) && eTypes[edges[e + eType]] !== 'element') return edges[e + eTo] / NF;
     return -1;
   };
   /**
@@ -251,7 +252,14 @@ printDiff('by owner (code and native nodes aside)', sums(A, owner), sums(B, owne
 // V8's code and what hangs off it: code objects, deopt data, relocation info, source positions, feedback,
 // the maps' dependent-code lists (WeakArrayList)
 const isCode = (S, i) => S.type(i) === 'code' || (S.type(i) === 'hidden' && S.name(i) === 'system / WeakArrayList');
-const kind = (S, i) => (isCode(S, i) ? "V8's code and its side data" : /string/.test(S.type(i)) ? 'strings' : S.type(i) === 'native' ? 'native (array buffers' + "'" + ' stores …)' : 'objects, arrays, numbers, bigints, maps');
+const kind = (S, i) =>
+  isCode(S, i)
+    ? "V8's code and its side data"
+    : /string/.test(S.type(i))
+      ? 'strings'
+      : S.type(i) === 'native'
+        ? 'native (array buffers' + "'" + ' stores …)'
+        : 'objects, arrays, numbers, bigints, maps';
 printDiff('by kind', sums(A, kind), sums(B, kind), 4);
 const ownA = A.owners();
 const ownB = B.owners();
@@ -276,7 +284,14 @@ for (let i = 0; i < A.N; i++) if (A.dist[i] >= 0) before.add(A.id(i));
     const r = B.retained[c];
     total += r;
     const script = B.scriptOf(closure);
-    const top = script.startsWith('node_modules/') ? script.split('/').slice(0, script.startsWith('node_modules/@') ? 3 : 2).join('/') : script.startsWith('node:') ? script.split('/')[0] : script.split('/').slice(0, 2).join('/');
+    const top = script.startsWith('node_modules/')
+      ? script
+          .split('/')
+          .slice(0, script.startsWith('node_modules/@') ? 3 : 2)
+          .join('/')
+      : script.startsWith('node:')
+        ? script.split('/')[0]
+        : script.split('/').slice(0, 2).join('/');
     byScript.set(top, (byScript.get(top) ?? 0) + r);
     const fn = `${B.name(closure) || '(anonymous)'} ${script}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + r);
@@ -286,7 +301,9 @@ for (let i = 0; i < A.N; i++) if (A.dist[i] >= 0) before.add(A.id(i));
   for (let i = 0; i < B.N; i++) if (B.idom[i] >= 0) after.add(B.id(i));
   let gone = 0;
   for (const [c] of A.codeHolders()) if (!after.has(A.id(c))) gone += A.retained[c];
-  console.log(`\n== code run by a function, new in the later snapshot: ${kb(total).trim()} KB (and ${kb(gone).trim()} KB of the earlier one's gone), by script ==`);
+  console.log(
+    `\n== code run by a function, new in the later snapshot: ${kb(total).trim()} KB (and ${kb(gone).trim()} KB of the earlier one's gone), by script ==`,
+  );
   for (const [k, v] of [...byScript].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${kb(v)}  ${k}`);
   console.log('-- by function');
   for (const [k, v] of [...byFn].sort((x, y) => y[1] - x[1]).slice(0, 15)) console.log(`${kb(v)}  ${k.slice(0, 160)}`);

@@ -224,13 +224,27 @@ describe("released markets' rows: their hidden classes", () => {
       rows.released(id, { time, unrealised: BigInt(i), net: i, retired: 'closed', ...(attribution ? { attribution } : {}) });
       if (i % 5 === 0) {
         // a fill after the release, then its start again: its row takes the fill
-        a.applyFill({ fillId: `f${++seq}`, marketId: id, outcomeIndex: 1, side: 1, price: 510_000, size: S, fee: 7, feeSource: 'venue', ts: seq, origin: 'own' });
+        a.applyFill({
+          fillId: `f${++seq}`,
+          marketId: id,
+          outcomeIndex: 1,
+          side: 1,
+          price: 510_000,
+          size: S,
+          fee: 7,
+          feeSource: 'venue',
+          ts: seq,
+          origin: 'own',
+        });
         rows.restarted(id);
       }
     }
     assert.equal(rows.rows.length, 40);
     assert.equal(rows.rows.filter((r) => r.attribution !== undefined).length, 13);
-    assert.ok(rows.rows.some((r) => r.ledger.fills === 2), 'a row took a fill after its release');
+    assert.ok(
+      rows.rows.some((r) => r.ledger.fills === 2),
+      'a row took a fill after its release',
+    );
     assert.equal(distinctMaps(rows.rows), 2, 'one map for the rows with an attribution, one for those without');
     assert.equal(distinctMaps(rows.rows.filter((r) => r.attribution === undefined)), 1);
     // the check tells maps apart
