@@ -67,6 +67,18 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
   };
 }
 
+/**
+ * A released market's kept row: one of two object literals (with or without its attribution), so the rows
+ * share two hidden classes. Built as `{ ...row, ledger }`, each row had a V8 map of its own (a spread then
+ * a new key makes a map V8 does not share), with its descriptors and the chain of maps behind it: ~0.25 KB
+ * more a row, ~50 KB over RETIRED_ROWS_MAX rows (docs/perf-diff.md).
+ */
+export function retiredRow(r: Omit<RetiredRow, 'ledger'>, ledger: RunMarketTrades): RetiredRow {
+  return r.attribution !== undefined
+    ? { time: r.time, unrealised: r.unrealised, net: r.net, retired: r.retired, attribution: r.attribution, ledger }
+    : { time: r.time, unrealised: r.unrealised, net: r.net, retired: r.retired, ledger };
+}
+
 /** Readings kept beyond this many are dropped once their book is gone (a reading of a gone book reads as none). */
 const READINGS_SLACK = 4 * RETIRED_ROWS_MAX;
 
@@ -103,7 +115,7 @@ export class RetiredRows {
 
   /** A market was released: its row carries its fills since its last reading; the bound folds the oldest. */
   released(marketId: Bytes32, row: Omit<RetiredRow, 'ledger'>): void {
-    this.rows.push({ ...row, ledger: this.since(marketId) });
+    this.rows.push(retiredRow(row, this.since(marketId)));
     this.read(marketId);
     keepRetiredRows(this.rows, this.earlier, this.max, this.stillHeld);
   }
@@ -119,7 +131,7 @@ export class RetiredRows {
     this.read(marketId);
     if (gap.fills === 0 && gap.volume === 0n && gap.fees === 0n && gap.realised === 0n) return;
     const i = this.rows.findLastIndex((r) => r.time.marketId === marketId);
-    if (i >= 0) this.rows[i] = { ...this.rows[i]!, ledger: tradesPlus(this.rows[i]!.ledger, gap) };
+    if (i >= 0) this.rows[i] = retiredRow(this.rows[i]!, tradesPlus(this.rows[i]!.ledger, gap));
     else if (this.earlier.row) this.earlier.row = { ...this.earlier.row, ledger: tradesPlus(this.earlier.row.ledger, gap) };
   }
 

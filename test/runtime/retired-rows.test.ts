@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
 import { Account, type AccountFill } from '../../src/account/account.ts';
 import { RunFigures } from '../../src/account/run-figures.ts';
 import type { Bytes32 } from '../../src/model/order.ts';
@@ -192,5 +193,61 @@ describe('released markets in the run report', () => {
     assert.deepEqual(fillsByRow(r)[0], ['(1 earlier retired markets)', 3]);
     assert.equal(r.markets[0]!.volumeUsdc, '1.500000');
     assert.ok(!r.markets.some((m) => m.market === UNLISTED));
+  });
+});
+
+/**
+ * The rows are kept for the report (RETIRED_ROWS_MAX of them), so what each costs counts for a bot that
+ * retires markets all day: they share hidden classes (V8 maps) instead of holding one each, as
+ * `{ ...row, ledger }` made them (~0.25 KB a row more: docs/perf-diff.md). Checked with V8's %HaveSameMap
+ * (natives syntax, switched on for one function made here), as test/runtime/immediate-shape.test.ts does.
+ */
+describe("released markets' rows: their hidden classes", () => {
+  setFlagsFromString('--allow-natives-syntax');
+  const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b);') as (a: object, b: object) => boolean;
+  const distinctMaps = (objects: readonly object[]): number => {
+    const maps: object[] = [];
+    for (const o of objects) if (!maps.some((m) => haveSameMap(m, o))) maps.push(o);
+    return maps.length;
+  };
+
+  it('50 markets rotated through, some with an attribution, some started again with fills in between: two maps in all', () => {
+    const a = new Account();
+    const run = new RunFigures(a);
+    const rows = new RetiredRows(run, a, () => false, 40);
+    let seq = 0;
+    for (let i = 1; i <= 50; i++) {
+      const id = idOf(i);
+      a.applyFill({ fillId: `f${++seq}`, marketId: id, outcomeIndex: 1, side: 0, price: 500_000, size: S, fee: 7, feeSource: 'venue', ts: seq, origin: 'own' });
+      const attribution = i % 3 === 0 ? { spreadCapture: 1n, inventory: 2n, fees: -3n, resolution: 0n, total: 0n } : undefined;
+      const time = { marketId: id, label: `m${i}`, observedMs: 1_000 * i, liveMs: 500 * i, states: { quoting: 1_000 * i } };
+      rows.released(id, { time, unrealised: BigInt(i), net: i, retired: 'closed', ...(attribution ? { attribution } : {}) });
+      if (i % 5 === 0) {
+        // a fill after the release, then its start again: its row takes the fill
+        a.applyFill({
+          fillId: `f${++seq}`,
+          marketId: id,
+          outcomeIndex: 1,
+          side: 1,
+          price: 510_000,
+          size: S,
+          fee: 7,
+          feeSource: 'venue',
+          ts: seq,
+          origin: 'own',
+        });
+        rows.restarted(id);
+      }
+    }
+    assert.equal(rows.rows.length, 40);
+    assert.equal(rows.rows.filter((r) => r.attribution !== undefined).length, 13);
+    assert.ok(
+      rows.rows.some((r) => r.ledger.fills === 2),
+      'a row took a fill after its release',
+    );
+    assert.equal(distinctMaps(rows.rows), 2, 'one map for the rows with an attribution, one for those without');
+    assert.equal(distinctMaps(rows.rows.filter((r) => r.attribution === undefined)), 1);
+    // the check tells maps apart
+    assert.equal(distinctMaps([{ a: 1 }, { b: 1 }]), 2);
   });
 });
