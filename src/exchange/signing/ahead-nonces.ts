@@ -202,7 +202,9 @@ export function createAheadNonces(ecdsa: Ecdsa, key: Uint8Array): AheadNonces {
     for (let i = ks.length - 1; i >= 0; i--) {
       const kinv = i === 0 ? inv : (inv * prefix[i - 1]!) % N;
       inv = (inv * ks[i]!) % N;
-      pool.push({ ...fresh[i]!, kinv });
+      // one literal: a spread then a new key gave entries maps of their own (docs/performance/soak-growth.md)
+      const f = fresh[i]!;
+      pool.push({ r: f.r, rBytes: f.rBytes, odd: f.odd, kinv });
     }
     ks.length = 0;
     return pool.length;
