@@ -91,6 +91,28 @@ export function splitEndpoint(endpoint: string, method: string): { method: strin
   return { method, template: endpoint.startsWith('/') ? endpoint : `/${endpoint}` };
 }
 
+/**
+ * The last successful answer of each endpoint (at most KEPT_ENDPOINTS of them), kept until the next one of the
+ * same endpoint replaces it. An answer's JSON objects (JSON.parse) and its headers object (undici) get their maps
+ * by transitions, key by key, and those maps die at a full GC when no object having them is alive: between two
+ * calls of an endpoint, mostly. V8 then discarded every optimised function that had embedded them (the parsers
+ * that read the answers: parseOrder, the balance and market readers; undici's and our header readers), to
+ * optimise them again after (docs/performance/reoptimisation.md). One answer kept per endpoint holds its maps;
+ * it is read by nothing but keptAnswerOf (test/exchange/client/kept-answer-shape.test.ts). Bounded: answers of
+ * at most KEPT_MAX_CHARS characters (a long list, e.g. every market of a venue, is not held between calls for
+ * this), of at most KEPT_ENDPOINTS endpoints.
+ */
+const keptAnswers = new Map<string, Omit<HttpResponse, 'attempts'>>();
+const KEPT_ENDPOINTS = 64;
+const KEPT_MAX_CHARS = 64 * 1024;
+function keepAnswer(endpoint: string, answer: Omit<HttpResponse, 'attempts'>): void {
+  if (keptAnswers.size < KEPT_ENDPOINTS || keptAnswers.has(endpoint)) keptAnswers.set(endpoint, answer);
+}
+/** The answer kept for an endpoint (above), or undefined. */
+export function keptAnswerOf(endpoint: string): Omit<HttpResponse, 'attempts'> | undefined {
+  return keptAnswers.get(endpoint);
+}
+
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** a request's timeout is judged after the reads of its turn, however late it fires (a sub-second stall too) */
 const TIMEOUT_TIMER = { unref: true, lateMs: 0 } as const;
@@ -271,7 +293,9 @@ export class Transport {
     if (status >= 200 && status < 300) {
       if (text.length === 0) return { status, headers: resHeaders, json: null };
       try {
-        return { status, headers: resHeaders, json: JSON.parse(text) };
+        const answer = { status, headers: resHeaders, json: JSON.parse(text) as unknown };
+        if (text.length <= KEPT_MAX_CHARS) keepAnswer(spec.endpoint, answer);
+        return answer;
       } catch (e) {
         throw new BadResponseError(spec.endpoint, '(body)', 'JSON', text, { cause: e });
       }
