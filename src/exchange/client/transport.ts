@@ -12,6 +12,7 @@
  *   stall of the loop made a second or more late gives the request the stall's time back, once (at
  *   most the timeout again): time the bot did not run is not the venue's.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { Pool } from 'undici';
 import { LATE_TIMER_MS, setTimeoutAfterReads } from '../../core/late-timer.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -112,6 +113,17 @@ function keepAnswer(endpoint: string, answer: Omit<HttpResponse, 'attempts'>): v
 export function keptAnswerOf(endpoint: string): Omit<HttpResponse, 'attempts'> | undefined {
   return keptAnswers.get(endpoint);
 }
+
+/**
+ * One resource of the kind node's queueMicrotask makes per call (an AsyncResource('Microtask') given its
+ * `callback`), kept for the module's life. undici queues microtasks per request and answer body, so at a full GC
+ * between requests none was alive, their map died, and V8 discarded queueMicrotask's and runMicrotask's optimised
+ * code (docs/performance/reoptimisation.md). This one never runs (nothing queues it) and has no destroy to emit;
+ * test/exchange/client/kept-answer-shape.test.ts checks it has the map of queueMicrotask's resources.
+ */
+export const MICROTASK_SHAPE: AsyncResource & { callback: () => void } = Object.assign(new AsyncResource('Microtask', { requireManualDestroy: true }), {
+  callback: (): void => {},
+});
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** a request's timeout is judged after the reads of its turn, however late it fires (a sub-second stall too) */

@@ -3,12 +3,14 @@
  * keeps its JSON objects' and headers object's maps across full GCs, and the optimised code that read answers
  * with them (parseOrder and the other readers: docs/performance/reoptimisation.md). The kept answer is useful only
  * while it has the maps of the next answer of its endpoint: checked with V8's %HaveSameMap (natives syntax,
- * switched on for one function made here). Error answers and long answers are not kept.
+ * switched on for one function made here). Error answers and long answers are not kept. The module also keeps one
+ * resource of queueMicrotask's kind (MICROTASK_SHAPE: undici queues microtasks per request), checked the same way.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
-import { keptAnswerOf, Transport } from '../../../src/exchange/client/transport.ts';
+import { createHook } from 'node:async_hooks';
+import { keptAnswerOf, MICROTASK_SHAPE, Transport } from '../../../src/exchange/client/transport.ts';
 import { VenueError } from '../../../src/exchange/client/errors.ts';
 import { orderJson, startFixture, type Fixture } from './fixture-server.ts';
 
@@ -60,4 +62,25 @@ test('an answer longer than 64 KiB is not kept', async () => {
   const r = await t.request({ method: 'GET', path: '/long', endpoint: 'GET /long' });
   assert.ok(JSON.stringify(r.json).length > 64 * 1024);
   assert.equal(keptAnswerOf('GET /long'), undefined);
+});
+
+test("the kept microtask resource has the map of queueMicrotask's resources", async () => {
+  const made: object[] = [];
+  const hook = createHook({
+    init(_id, type, _trigger, resource) {
+      if (type === 'Microtask') made.push(resource);
+    },
+  });
+  hook.enable();
+  try {
+    queueMicrotask(() => {});
+  } finally {
+    hook.disable();
+  }
+  await Promise.resolve();
+  assert.equal(made.length, 1);
+  assert.ok(haveSameMap(MICROTASK_SHAPE, made[0]!));
+  // the check itself tells maps apart: a resource of the same class without the callback has another map
+  const { AsyncResource } = await import('node:async_hooks');
+  assert.equal(haveSameMap(MICROTASK_SHAPE, new AsyncResource('Microtask', { requireManualDestroy: true })), false);
 });
