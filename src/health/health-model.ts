@@ -37,6 +37,9 @@ import type { KernelTick } from '../kernel/quoting-kernel.ts';
 import { ThrottledLog } from '../core/throttled-log.ts';
 import type { Drift } from '../account/account.ts';
 
+/** A settled promise: evaluateOncePerTurn ends its turn in a reaction on it. */
+const RESOLVED: Promise<void> = Promise.resolve();
+
 /** Metric label values (kebab-case; `bookmaker_market_state{state}`): never rename, only add. */
 export const HEALTH_STATES = [
   'quoting',
@@ -331,6 +334,12 @@ export class HealthModel {
    * three gauges (market_state, ready, halted) and /readyz from one more call; all of a scrape's
    * collects run in one synchronous turn, in which no event can change what the model reads, so one
    * evaluation serves them all. Direct evaluate() calls (timers, tests) always recompute.
+   *
+   * The turn ends in a microtask: a reaction on a resolved promise, not queueMicrotask, which makes a node
+   * AsyncResource('Microtask') per call. With one scrape every few seconds none of those is alive at most full
+   * GCs, so their map died and V8 discarded the optimised code that had embedded it (queueMicrotask,
+   * runMicrotask: docs/performance/reoptimisation.md). A promise reaction runs at the same point of the
+   * microtask queue (queued at the call, in order with the others) and its objects' maps are V8's own.
    */
   evaluateOncePerTurn(): void {
     const st = this.opts.state();
@@ -339,14 +348,16 @@ export class HealthModel {
     this.turnState = st;
     if (!this.turnFresh) {
       this.turnFresh = true;
-      queueMicrotask(() => {
-        this.turnFresh = false;
-        this.turnState = null;
-      });
+      void RESOLVED.then(this.endTurn);
     }
   }
   private turnFresh = false;
   private turnState: StoreState | null = null;
+  /** the end of a synchronous turn (evaluateOncePerTurn): one function for the model's life, not one per scrape */
+  private readonly endTurn = (): void => {
+    this.turnFresh = false;
+    this.turnState = null;
+  };
 
   /** Recompute every market's state now; log transitions (throttled) and add up time per state. */
   evaluate(): void {

@@ -11,7 +11,9 @@
  * Derived pieces (view book, quotes, position, PnL, account contribution) are remembered in the
  * market's memo (src/state/market-memo.ts), the account totals in the store's (src/state/state-memo.ts),
  * and recomputed only when the immutable object they come from changes, so building views for every
- * market each tick does not recompute unchanged markets. Nothing is kept at module level.
+ * market each tick does not recompute unchanged markets. Nothing is kept at module level but one
+ * instance of each of the view's two classes (VIEW_ACCOUNT_SHAPE, VIEW_EDGE_SHAPE: below), which only
+ * hold their classes' maps alive.
  */
 import { accountShare, exposureOf } from '../risk/exposure.ts';
 import type { Bytes32 } from '../model/order.ts';
@@ -34,7 +36,7 @@ import type {
 import { viewBook } from '../strategy/view-book.ts';
 import { parseSlot } from '../orders/slots.ts';
 import { yesTermsLevels } from './book-state.ts';
-import type { MarketState, OwnOrder, StoreState } from './market-state.ts';
+import { emptyMarket, emptyState, type MarketState, type OwnOrder, type StoreState } from './market-state.ts';
 import { edgeView, poolView, poolWithout } from './edge-view.ts';
 import { PersistentMap } from './persistent-map.ts';
 import { averageEntry, toMicro, unrealisedScaled, type PositionState } from './position.ts';
@@ -477,6 +479,19 @@ class ViewEdgeFigures implements ViewEdge {
     return this.figures;
   }
 }
+
+/**
+ * One instance of each of the view's classes, kept for the module's life. A view lives one tick, so at a
+ * full GC there is often no ViewAccountTotals or ViewEdgeFigures alive: the map their instances have (the
+ * class's map with its fields added) then died, and V8 discarded every optimised function that had
+ * embedded it (selectMarketView, the classes' field initialisers, the strategies and risk code reading
+ * the figures), to optimise them again after (docs/performance/reoptimisation.md). A kept instance keeps
+ * the map; these are never read (figures of an empty state). test/state/view-shape.test.ts checks that
+ * they have the map of every view's, read or not.
+ */
+const SHAPE_STATE = emptyState();
+export const VIEW_ACCOUNT_SHAPE: ViewAccount = new ViewAccountTotals(SHAPE_STATE, undefined);
+export const VIEW_EDGE_SHAPE: ViewEdge = new ViewEdgeFigures(SHAPE_STATE, emptyMarket(('0x' + '00'.repeat(32)) as Bytes32), 0);
 
 export function selectMarketView(s: StoreState, marketId: Bytes32, now: number, venueWindowMs = 60_000, books?: Account): MarketView | null {
   const m = s.markets.get(marketId);

@@ -71,12 +71,15 @@ export function parseOrder(v: unknown, a: At): VenueOrder {
     sv2MinSharesOut: nbig(o, 'sv2MinSharesOut', a),
     sv2MaxCollateralIn: nbig(o, 'sv2MaxCollateralIn', a),
     sv2MinCollateralOut: nbig(o, 'sv2MinCollateralOut', a),
+    // the three optional fields are always keys (undefined when the venue did not send them), last and in this
+    // order: one object shape for every parsed order. Added only when present they made up to eight shapes,
+    // by transitions whose maps died with the last order holding them, and V8 then discarded the optimised
+    // code that had embedded them (docs/performance/reoptimisation.md). JSON output is the same (undefined
+    // keys are left out); readers test `!== undefined` / `??`, never `in`.
+    id: optId(o, a),
+    hash: typeof o.hash === 'string' ? bytes32(o, 'hash', a) : typeof o.orderHash === 'string' ? bytes32(o, 'orderHash', a) : undefined,
+    avgFillPrice: 'avgFillPrice' in o ? avgFillPrice(o, a) : undefined,
   };
-  const id = optId(o, a);
-  if (id !== undefined) order.id = id;
-  if (typeof o.hash === 'string') order.hash = bytes32(o, 'hash', a);
-  else if (typeof o.orderHash === 'string') order.hash = bytes32(o, 'orderHash', a);
-  if ('avgFillPrice' in o) order.avgFillPrice = avgFillPrice(o, a);
   if (order.filledSize > order.size) throw new BadResponseError(a.ep, fieldName(a, 'filledSize'), `≤ size (${order.size})`, o.filledSize);
   return order;
 }

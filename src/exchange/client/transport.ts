@@ -12,6 +12,7 @@
  *   stall of the loop made a second or more late gives the request the stall's time back, once (at
  *   most the timeout again): time the bot did not run is not the venue's.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { Pool } from 'undici';
 import { LATE_TIMER_MS, setTimeoutAfterReads } from '../../core/late-timer.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -90,6 +91,39 @@ export function splitEndpoint(endpoint: string, method: string): { method: strin
   if (sp > 0 && endpoint.startsWith('/', sp + 1)) return { method: endpoint.slice(0, sp), template: endpoint.slice(sp + 1) };
   return { method, template: endpoint.startsWith('/') ? endpoint : `/${endpoint}` };
 }
+
+/**
+ * The last successful answer of each endpoint (at most KEPT_ENDPOINTS of them), kept until the next one of the
+ * same endpoint replaces it. An answer's JSON objects (JSON.parse) and its headers object (undici) get their maps
+ * by transitions, key by key, and those maps die at a full GC when no object having them is alive: between two
+ * calls of an endpoint, mostly. V8 then discarded every optimised function that had embedded them (the parsers
+ * that read the answers: parseOrder, the balance and market readers; undici's and our header readers), to
+ * optimise them again after (docs/performance/reoptimisation.md). One answer kept per endpoint holds its maps;
+ * it is read by nothing but keptAnswerOf (test/exchange/client/kept-answer-shape.test.ts). Bounded: answers of
+ * at most KEPT_MAX_CHARS characters (a long list, e.g. every market of a venue, is not held between calls for
+ * this), of at most KEPT_ENDPOINTS endpoints.
+ */
+const keptAnswers = new Map<string, Omit<HttpResponse, 'attempts'>>();
+const KEPT_ENDPOINTS = 64;
+const KEPT_MAX_CHARS = 64 * 1024;
+function keepAnswer(endpoint: string, answer: Omit<HttpResponse, 'attempts'>): void {
+  if (keptAnswers.size < KEPT_ENDPOINTS || keptAnswers.has(endpoint)) keptAnswers.set(endpoint, answer);
+}
+/** The answer kept for an endpoint (above), or undefined. */
+export function keptAnswerOf(endpoint: string): Omit<HttpResponse, 'attempts'> | undefined {
+  return keptAnswers.get(endpoint);
+}
+
+/**
+ * One resource of the kind node's queueMicrotask makes per call (an AsyncResource('Microtask') given its
+ * `callback`), kept for the module's life. undici queues microtasks per request and answer body, so at a full GC
+ * between requests none was alive, their map died, and V8 discarded queueMicrotask's and runMicrotask's optimised
+ * code (docs/performance/reoptimisation.md). This one never runs (nothing queues it) and has no destroy to emit;
+ * test/exchange/client/kept-answer-shape.test.ts checks it has the map of queueMicrotask's resources.
+ */
+export const MICROTASK_SHAPE: AsyncResource & { callback: () => void } = Object.assign(new AsyncResource('Microtask', { requireManualDestroy: true }), {
+  callback: (): void => {},
+});
 
 const realSleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** a request's timeout is judged after the reads of its turn, however late it fires (a sub-second stall too) */
@@ -271,7 +305,9 @@ export class Transport {
     if (status >= 200 && status < 300) {
       if (text.length === 0) return { status, headers: resHeaders, json: null };
       try {
-        return { status, headers: resHeaders, json: JSON.parse(text) };
+        const answer = { status, headers: resHeaders, json: JSON.parse(text) as unknown };
+        if (text.length <= KEPT_MAX_CHARS) keepAnswer(spec.endpoint, answer);
+        return answer;
       } catch (e) {
         throw new BadResponseError(spec.endpoint, '(body)', 'JSON', text, { cause: e });
       }

@@ -42,6 +42,28 @@ export interface BookEventParserOptions {
 
 type ConcreteUnits = Exclude<BookPriceUnits, 'auto'>;
 
+/**
+ * The data (JSON.parse) of the last well-formed event of each kind, for all parsers, kept until the next one of
+ * its kind. Parsed JSON objects get their maps by transitions, key by key, and a map dies at a full GC when no
+ * object having it is alive: an event's data is dropped once parsed, so at most GCs none is, and V8 then
+ * discarded every optimised function that had embedded the events' maps (this parser, inlined into the stream's
+ * handlers), to optimise them again after (docs/performance/reoptimisation.md). One kept per kind holds the maps;
+ * read by nothing but keptEventData (test/exchange/stream/kept-event-shape.test.ts).
+ */
+const KEPT_SNAPSHOT = 0;
+const KEPT_DELTA = 1;
+const KEPT_TRADE = 2;
+const KEPT_STATUS = 3;
+const keptData: (object | null)[] = [null, null, null, null];
+function kept(kind: number, data: object, r: ParsedBookEvent): ParsedBookEvent {
+  keptData[kind] = data;
+  return r;
+}
+/** The data kept (above) of the last snapshot, delta, trade or status event, or null. */
+export function keptEventData(kind: 'snapshot' | 'delta' | 'trade' | 'status'): object | null {
+  return keptData[kind === 'snapshot' ? KEPT_SNAPSHOT : kind === 'delta' ? KEPT_DELTA : kind === 'trade' ? KEPT_TRADE : KEPT_STATUS]!;
+}
+
 /** Thrown internally and turned into `{ ok: false }` at the one exit point. */
 class Reject extends Error {
   constructor(readonly error: BadResponseError) {
@@ -89,14 +111,14 @@ export class BookEventParser {
       const o = json as Record<string, unknown>;
       this.checkIdentity(o, endpoint);
       // Any event carrying both sides is a full snapshot, whatever its name (docs/venue.md#order-book-streaming).
-      if ('bids' in o && 'asks' in o) return { ok: true, event: this.snapshot(o, lastEventId, localTs, endpoint) };
+      if ('bids' in o && 'asks' in o) return kept(KEPT_SNAPSHOT, o, { ok: true, event: this.snapshot(o, lastEventId, localTs, endpoint) });
       if (eventType === 'delta' || (eventType === 'message' && Array.isArray(o.changes))) {
-        return { ok: true, event: this.delta(o, lastEventId, localTs, endpoint) };
+        return kept(KEPT_DELTA, o, { ok: true, event: this.delta(o, lastEventId, localTs, endpoint) });
       }
       if (eventType === 'trade' || (eventType === 'message' && 'takerSide' in o)) {
-        return { ok: true, event: this.trade(o, lastEventId, localTs, endpoint) };
+        return kept(KEPT_TRADE, o, { ok: true, event: this.trade(o, lastEventId, localTs, endpoint) });
       }
-      if (eventType === 'status') return { ok: true, event: this.marketStatus(o, lastEventId, localTs, endpoint) };
+      if (eventType === 'status') return kept(KEPT_STATUS, o, { ok: true, event: this.marketStatus(o, lastEventId, localTs, endpoint) });
       throw reject(endpoint, '(event)', 'a snapshot, delta, trade or status event', eventType);
     } catch (e) {
       if (e instanceof Reject) return { ok: false, error: e.error };
