@@ -143,7 +143,16 @@ export function dropCounts(drops: readonly TermDrop[]): Record<string, number> {
  */
 export function tableRow(d: RankDecision, r: RankRow): RankTableRow {
   return {
-    id: d.id, score: d.score, terms: d.terms, status: d.status, scored: d.scored, verdict: d.verdict,
-    effective: d.effective, place: d.place, marketId: r.marketId, name: r.name, drops: r.drops,
+    id: d.id,
+    score: d.score,
+    terms: d.terms,
+    status: d.status,
+    scored: d.scored,
+    verdict: d.verdict,
+    effective: d.effective,
+    place: d.place,
+    marketId: r.marketId,
+    name: r.name,
+    drops: r.drops,
   };
 }

@@ -256,8 +256,19 @@ export function createSigner(opts: SignerOptions): Signer {
 
 /** The own enumerable keys of a body as buildLimitOrderBody makes it (without buyValue or clientOrderType), in that order. */
 const BUILT_BODY_KEYS = [
-  'type', 'marketId', 'trader', 'price', 'size', 'outcomeIndex', 'side', 'nonce', 'expiry', 'maxFee',
-  'makerRoleConstraint', 'inventoryModeConstraint', 'timeInForce',
+  'type',
+  'marketId',
+  'trader',
+  'price',
+  'size',
+  'outcomeIndex',
+  'side',
+  'nonce',
+  'expiry',
+  'maxFee',
+  'makerRoleConstraint',
+  'inventoryModeConstraint',
+  'timeInForce',
 ];
 
 /**
@@ -273,8 +284,19 @@ function withSignature(body: UnsignedLimitOrderBody, signature: Hex): LimitOrder
   if (!built) return { ...body, signature };
   const b = body;
   return {
-    type: b.type, marketId: b.marketId, trader: b.trader, price: b.price, size: b.size, outcomeIndex: b.outcomeIndex,
-    side: b.side, nonce: b.nonce, expiry: b.expiry, maxFee: b.maxFee, makerRoleConstraint: b.makerRoleConstraint,
-    inventoryModeConstraint: b.inventoryModeConstraint, timeInForce: b.timeInForce, signature,
+    type: b.type,
+    marketId: b.marketId,
+    trader: b.trader,
+    price: b.price,
+    size: b.size,
+    outcomeIndex: b.outcomeIndex,
+    side: b.side,
+    nonce: b.nonce,
+    expiry: b.expiry,
+    maxFee: b.maxFee,
+    makerRoleConstraint: b.makerRoleConstraint,
+    inventoryModeConstraint: b.inventoryModeConstraint,
+    timeInForce: b.timeInForce,
+    signature,
   };
 }

@@ -35,8 +35,20 @@ test('40 signed bodies of the usual shape share one map, and their JSON keeps it
   assert.equal(distinctMaps(bodies), 1);
   const keys = Object.keys(bodies[0]!);
   assert.deepEqual(keys, [
-    'type', 'marketId', 'trader', 'price', 'size', 'outcomeIndex', 'side', 'nonce', 'expiry', 'maxFee',
-    'makerRoleConstraint', 'inventoryModeConstraint', 'timeInForce', 'signature',
+    'type',
+    'marketId',
+    'trader',
+    'price',
+    'size',
+    'outcomeIndex',
+    'side',
+    'nonce',
+    'expiry',
+    'maxFee',
+    'makerRoleConstraint',
+    'inventoryModeConstraint',
+    'timeInForce',
+    'signature',
   ]);
   // the same body, signed again through signOrderBody, is the same JSON
   const { signature: _, ...unsigned } = bodies[0]!;
