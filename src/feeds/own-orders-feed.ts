@@ -760,12 +760,13 @@ async function readRecent(
   p: { trader: Address; windowSeconds: number },
   logger: Logger | undefined,
 ): Promise<VenueOrder[]> {
-  const all = await recent({ ...p, limit: RECENT_LIMIT });
+  // literals, not `{ ...p, limit }`: a spread then a new key gave each poll's params a V8 map of its own (docs/perf-spread.md)
+  const all = await recent({ trader: p.trader, windowSeconds: p.windowSeconds, limit: RECENT_LIMIT });
   if (all.length < RECENT_LIMIT) return all;
   const out = new Map<string, VenueOrder>();
   for (const o of all) out.set(o.nonce, o);
   for (const status of RECENT_REREAD) {
-    const some = await recent({ ...p, status, limit: RECENT_LIMIT });
+    const some = await recent({ trader: p.trader, windowSeconds: p.windowSeconds, status, limit: RECENT_LIMIT });
     for (const o of some) out.set(o.nonce, o);
     if (some.length >= RECENT_LIMIT)
       logger?.warn(

@@ -71,15 +71,17 @@ const round3 = (s: number): number => Math.round(s * 1000) / 1000;
  */
 export function judgeStall(wallMs: number, from: ThreadSched | null, to: ThreadSched | null, loadAverage: number, cores: number): LoopStall {
   const seconds = round3(Math.max(0, wallMs) / 1000);
-  const base = { seconds, loadAverage: round1(loadAverage), cores };
+  const load = round1(loadAverage);
+  // literals, not `{ ...base, ranSeconds, ... }`: a spread followed by new keys gave each stall a V8 map of its own
+  // (docs/perf-spread.md)
   // a thread that has run shows run time: zeros are a kernel that keeps no such figures
   if (!from || !to || to.runNs === 0 || to.runNs < from.runNs || to.waitNs < from.waitNs)
-    return { ...base, ranSeconds: null, waitedSeconds: null, cause: 'unknown' };
+    return { seconds, loadAverage: load, cores, ranSeconds: null, waitedSeconds: null, cause: 'unknown' };
   const ran = Math.min(seconds, (to.runNs - from.runNs) / 1e9);
   const waited = Math.min(seconds - ran, (to.waitNs - from.waitNs) / 1e9);
   const off = seconds - ran - waited;
   const cause: StallCause = ran >= waited && ran >= off ? 'busy' : waited >= off ? 'cpu-starved' : 'off-cpu';
-  return { ...base, ranSeconds: round3(ran), waitedSeconds: round3(waited), cause };
+  return { seconds, loadAverage: load, cores, ranSeconds: round3(ran), waitedSeconds: round3(waited), cause };
 }
 
 /** One sentence for logs and answers: what the main thread did during the stall, and what it means. */

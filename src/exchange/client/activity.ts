@@ -7,7 +7,7 @@ import type { Bytes32 } from '../../model/order.ts';
 import type { ClientContext } from './context.ts';
 import { arr, asObject, at, bool, cursor, nbytes32, nstr, sub, type At, type Rec } from './fields.ts';
 import { checkChoices, checkMarketRef, checkOptInt, checkOptTime } from './inputs.ts';
-import { paginateCursor } from './paginate.ts';
+import { paginateCursor, withCursor } from './paginate.ts';
 import { seg } from './transport.ts';
 
 export type ActivityType = 'trade' | 'oracle_update' | 'resolution' | 'market_created';
@@ -86,7 +86,7 @@ export async function marketActivity(ctx: ClientContext, marketId: string, param
 /** Pages until the cursor is null, hasMore is false or a page is empty. */
 export function iterateActivity(ctx: ClientContext, params: Omit<ActivityParams, 'cursor'> = {}, marketId?: string): AsyncGenerator<ActivityItem> {
   return paginateCursor(async (c) => {
-    const p = c === undefined ? params : { ...params, cursor: c };
+    const p = c === undefined ? params : withCursor(params, c);
     const page = marketId === undefined ? await listActivity(ctx, p) : await marketActivity(ctx, marketId, p);
     return { items: page.activity, cursor: page.hasMore ? page.cursor : null };
   });
