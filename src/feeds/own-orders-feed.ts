@@ -760,7 +760,7 @@ async function readRecent(
   p: { trader: Address; windowSeconds: number },
   logger: Logger | undefined,
 ): Promise<VenueOrder[]> {
-  // literals, not `{ ...p, limit }`: a spread then a new key gave each poll's params a V8 map of its own (docs/perf-spread.md)
+  // literals, not `{ ...p, limit }`: a spread then a new key gave each poll's params a V8 map of its own (docs/performance/map-churn.md)
   const all = await recent({ trader: p.trader, windowSeconds: p.windowSeconds, limit: RECENT_LIMIT });
   if (all.length < RECENT_LIMIT) return all;
   const out = new Map<string, VenueOrder>();

@@ -73,7 +73,7 @@ export function judgeStall(wallMs: number, from: ThreadSched | null, to: ThreadS
   const seconds = round3(Math.max(0, wallMs) / 1000);
   const load = round1(loadAverage);
   // literals, not `{ ...base, ranSeconds, ... }`: a spread followed by new keys gave each stall a V8 map of its own
-  // (docs/perf-spread.md)
+  // (docs/performance/map-churn.md)
   // a thread that has run shows run time: zeros are a kernel that keeps no such figures
   if (!from || !to || to.runNs === 0 || to.runNs < from.runNs || to.waitNs < from.waitNs)
     return { seconds, loadAverage: load, cores, ranSeconds: null, waitedSeconds: null, cause: 'unknown' };

@@ -71,7 +71,7 @@ export function foldRetired(acc: EarlierRetired, r: RetiredRow): void {
  * A released market's kept row: one of two object literals (with or without its attribution), so the rows
  * share two hidden classes. Built as `{ ...row, ledger }`, each row had a V8 map of its own (a spread then
  * a new key makes a map V8 does not share), with its descriptors and the chain of maps behind it: ~0.25 KB
- * more a row, ~50 KB over RETIRED_ROWS_MAX rows (docs/perf-diff.md).
+ * more a row, ~50 KB over RETIRED_ROWS_MAX rows (docs/performance/soak-diff.md).
  */
 export function retiredRow(r: Omit<RetiredRow, 'ledger'>, ledger: RunMarketTrades): RetiredRow {
   return r.attribution !== undefined

@@ -139,7 +139,7 @@ export function dropCounts(drops: readonly TermDrop[]): Record<string, number> {
 
 /**
  * `{ ...d, marketId, name, drops }` as one literal, the same keys in the same order (a decision has exactly
- * choose.ts's fields): a spread followed by new keys gave each kept row a V8 map of its own (docs/perf-spread.md).
+ * choose.ts's fields): a spread followed by new keys gave each kept row a V8 map of its own (docs/performance/map-churn.md).
  */
 export function tableRow(d: RankDecision, r: RankRow): RankTableRow {
   return {

@@ -1,7 +1,7 @@
 /**
  * The own-orders reader asks the venue for recent orders with params built as one literal, not `{ ...p, limit }`:
  * a spread followed by a new key gave each poll's params a V8 map of its own once the function had its feedback
- * (docs/perf-spread.md: 242 maps for 300 polls). Counted with V8's %HaveSameMap (natives syntax, switched on for
+ * (docs/performance/map-churn.md: 242 maps for 300 polls). Counted with V8's %HaveSameMap (natives syntax, switched on for
  * one function made here); the params keep their keys and order.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * judgeStall's answer is one literal, not `{ ...base, ranSeconds, waitedSeconds, cause }`: a spread followed by
- * new keys gave each stall a V8 map of its own (docs/perf-spread.md). Counted with V8's %HaveSameMap (natives
+ * new keys gave each stall a V8 map of its own (docs/performance/map-churn.md). Counted with V8's %HaveSameMap (natives
  * syntax, switched on for one function made here); the keys keep their order.
  */
 import assert from 'node:assert/strict';

@@ -199,7 +199,7 @@ describe('released markets in the run report', () => {
 /**
  * The rows are kept for the report (RETIRED_ROWS_MAX of them), so what each costs counts for a bot that
  * retires markets all day: they share hidden classes (V8 maps) instead of holding one each, as
- * `{ ...row, ledger }` made them (~0.25 KB a row more: docs/perf-diff.md). Checked with V8's %HaveSameMap
+ * `{ ...row, ledger }` made them (~0.25 KB a row more: docs/performance/soak-diff.md). Checked with V8's %HaveSameMap
  * (natives syntax, switched on for one function made here), as test/runtime/immediate-shape.test.ts does.
  */
 describe("released markets' rows: their hidden classes", () => {

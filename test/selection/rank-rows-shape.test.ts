@@ -1,7 +1,7 @@
 /**
  * A rank report's rows (kept by the Ranker until the entry is ranked again) are one literal each, not
  * `{ ...decision, marketId, name, drops }`: a spread followed by new keys gave each row a V8 map of its own
- * (docs/perf-spread.md). Counted with V8's %HaveSameMap (natives syntax, switched on for one function made here);
+ * (docs/performance/map-churn.md). Counted with V8's %HaveSameMap (natives syntax, switched on for one function made here);
  * the rows keep their keys and order.
  */
 import assert from 'node:assert/strict';

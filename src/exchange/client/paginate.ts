@@ -41,7 +41,7 @@ export function iterateByCursor<P extends { cursor?: string }, K extends string,
 /**
  * `{ ...params, cursor }`, the same keys in the same order, built by adding to a fresh object: a spread
  * followed by a new key gave each page's params a V8 map of its own once the caller had its feedback
- * (docs/perf-spread.md); properties added one by one to `{}` follow V8's shared transitions.
+ * (docs/performance/map-churn.md); properties added one by one to `{}` follow V8's shared transitions.
  */
 export function withCursor<T extends object>(params: T, cursor: string): T & { cursor: string } {
   const p = Object.assign({}, params) as T & { cursor: string };

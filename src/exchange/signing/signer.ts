@@ -273,7 +273,7 @@ const BUILT_BODY_KEYS = [
 
 /**
  * `{ ...body, signature }`. A spread followed by a new key gives the objects maps of their own in V8
- * (docs/perf-spread.md): one per signed order on the live bot. Bodies with exactly the keys
+ * (docs/performance/map-churn.md): one per signed order on the live bot. Bodies with exactly the keys
  * buildLimitOrderBody gives (the usual case) are built as one literal with the same keys in the same order,
  * so the JSON sent is byte-identical; any other body is spread as before.
  */

@@ -1,7 +1,7 @@
 /**
  * A cursor-paged read passes each page after the first its params plus the cursor, built by adding to a fresh
  * object (withCursor), not as `{ ...params, cursor }`: a spread followed by a new key gave each page's params a V8
- * map of its own once the caller had its feedback (docs/perf-spread.md). Counted with V8's %HaveSameMap (natives
+ * map of its own once the caller had its feedback (docs/performance/map-churn.md). Counted with V8's %HaveSameMap (natives
  * syntax, switched on for one function made here); the params keep their keys, order and values.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * A signed order body is one object literal, not `{ ...body, signature }`: a spread followed by a new key gave
- * every signed body a V8 map of its own (docs/perf-spread.md). Counted with V8's %HaveSameMap (natives syntax,
+ * every signed body a V8 map of its own (docs/performance/map-churn.md). Counted with V8's %HaveSameMap (natives syntax,
  * switched on for one function made here); the JSON sent keeps its key order, and bodies of another shape
  * are still signed as before.
  */
