@@ -6,18 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
+import { distinctMaps, haveSameMap } from '../support/v8-maps.ts';
 import { ownOrdersReader, RECENT_LIMIT } from '../../src/feeds/own-orders-feed.ts';
 import type { Address, VenueOrder } from '../../src/model/order.ts';
-
-setFlagsFromString('--allow-natives-syntax');
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b);') as (a: object, b: object) => boolean;
-
-function distinctMaps(objs: object[]): number {
-  const reps: object[] = [];
-  for (const o of objs) if (!reps.some((r) => haveSameMap(r, o))) reps.push(o);
-  return reps.length;
-}
 
 const TRADER = '0x0000000000000000000000000000000000000001' as Address;
 

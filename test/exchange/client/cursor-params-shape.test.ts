@@ -6,17 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
+import { distinctMaps, haveSameMap } from '../../support/v8-maps.ts';
 import { iterateByCursor, withCursor } from '../../../src/exchange/client/paginate.ts';
-
-setFlagsFromString('--allow-natives-syntax');
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b);') as (a: object, b: object) => boolean;
-
-function distinctMaps(objs: object[]): number {
-  const reps: object[] = [];
-  for (const o of objs) if (!reps.some((r) => haveSameMap(r, o))) reps.push(o);
-  return reps.length;
-}
 
 interface Params {
   trader?: string;

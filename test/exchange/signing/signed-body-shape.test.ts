@@ -6,21 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setFlagsFromString } from 'node:v8';
+import { distinctMaps, haveSameMap } from '../../support/v8-maps.ts';
 import { MAINNET } from '../../../src/exchange/chains.ts';
 import { buildLimitOrderBody } from '../../../src/exchange/signing/orderBody.ts';
 import { createSigner } from '../../../src/exchange/signing/signer.ts';
 import type { LimitOrder } from '../../../src/model/order.ts';
 import { rng, randHex, TEST_KEYS } from './fixtures.ts';
-
-setFlagsFromString('--allow-natives-syntax');
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b);') as (a: object, b: object) => boolean;
-
-function distinctMaps(objs: object[]): number {
-  const reps: object[] = [];
-  for (const o of objs) if (!reps.some((r) => haveSameMap(r, o))) reps.push(o);
-  return reps.length;
-}
 
 const NOW = 1_800_000_000;
 
